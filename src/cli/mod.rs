@@ -1,0 +1,68 @@
+//! The `bench` command line: argument definitions (clap derive) and one module per subcommand.
+
+mod generate;
+mod merge;
+mod pdb;
+mod report;
+mod run;
+mod solve;
+
+use clap::{Parser, Subcommand};
+
+/// Solve sliding-tile puzzles and benchmark search algorithms on them.
+#[derive(Debug, Parser)]
+#[command(name = "bench", version, about)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve one board given as a JSON matrix or rows of numbers (FILE or stdin).
+    Solve(solve::SolveArgs),
+    /// Generate a seeded set of random solvable instances.
+    Gen(generate::GenArgs),
+    /// Run algorithms x heuristics over instance sets in parallel, one CSV row per job.
+    Run(run::RunArgs),
+    /// Join shard CSVs of one experiment into one file.
+    Merge(merge::MergeArgs),
+    /// Build, inspect and verify pattern databases.
+    #[command(subcommand)]
+    Pdb(pdb::PdbCommand),
+    /// Tables and plots from results CSVs.
+    Report(report::ReportArgs),
+}
+
+/// Runs the command line and returns the process exit status.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Gen(args) => generate::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Pdb(cmd) => pdb::run(cmd),
+        Command::Report(args) => report::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

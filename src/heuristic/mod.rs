@@ -1,0 +1,194 @@
+//! Heuristics: lower bounds on the distance to the goal, built once per job and evaluated
+//! incrementally inside the searches.
+//!
+//! A heuristic is a value of [`HeuristicKind`] (parsed from its command-line name); [`build`]
+//! turns it into [`Built`] tables for one board size and goal. The searches match on `Built`
+//! once per job and then run a loop monomorphised for that heuristic (via [`Heuristic`]), so no
+//! dynamic dispatch happens per node.
+
+mod linear_conflict;
+mod manhattan;
+mod misplaced;
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::geometry::{Geometry, Tiles};
+pub use linear_conflict::LinearConflict;
+pub use manhattan::Manhattan;
+pub use misplaced::Misplaced;
+
+/// A heuristic, by its command-line name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// `none`: always 0 (what blind searches use).
+    None,
+    /// `misplaced`: the number of tiles not on their goal cell.
+    Misplaced,
+    /// `manhattan`: the sum of the tiles' grid distances to their goal cells.
+    Manhattan,
+    /// `linear-conflict`: Manhattan plus 2 for each tile that must leave its row or column so
+    /// that the others in that line can pass (the minimum number per line).
+    LinearConflict,
+}
+
+impl HeuristicKind {
+    /// The simple heuristics, in the order the CLI lists them.
+    pub const BASIC: [HeuristicKind; 4] = [
+        HeuristicKind::None,
+        HeuristicKind::Misplaced,
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+    ];
+
+    /// The command-line name.
+    pub fn name(&self) -> String {
+        match self {
+            HeuristicKind::None => "none".into(),
+            HeuristicKind::Misplaced => "misplaced".into(),
+            HeuristicKind::Manhattan => "manhattan".into(),
+            HeuristicKind::LinearConflict => "linear-conflict".into(),
+        }
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl FromStr for HeuristicKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "none" => Ok(HeuristicKind::None),
+            "misplaced" => Ok(HeuristicKind::Misplaced),
+            "manhattan" => Ok(HeuristicKind::Manhattan),
+            "linear-conflict" => Ok(HeuristicKind::LinearConflict),
+            other => Err(format!(
+                "unknown heuristic \"{other}\", expected one of none, misplaced, manhattan, \
+                 linear-conflict"
+            )),
+        }
+    }
+}
+
+/// Why a heuristic cannot be built for a board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum HeuristicError {
+    /// The heuristic does not exist for this board size.
+    #[error("heuristic {name} is not available for a {rows} x {cols} board: {why}")]
+    NotForSize {
+        /// The heuristic's name.
+        name: String,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// Why not.
+        why: String,
+    },
+}
+
+/// A heuristic as the inner loops see it: an initial estimate and an update per move.
+///
+/// `Memo` is whatever the heuristic carries from a node to its children beside `h` (nothing
+/// for the simple heuristics; per-pattern values for pattern databases).
+pub trait Heuristic {
+    /// Per-node state carried beside `h`.
+    type Memo: Copy;
+    /// The estimate of a whole position and its memo.
+    fn init(&self, tiles: &Tiles) -> (u32, Self::Memo);
+    /// The estimate after `tile` moved from cell `from` to cell `to`; `tiles` is the position
+    /// *after* the move, `h` and `memo` are the values before it.
+    fn update(
+        &self,
+        tiles: &Tiles,
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+        memo: Self::Memo,
+    ) -> (u32, Self::Memo);
+}
+
+/// The zero heuristic: blind search.
+#[derive(Debug, Clone, Copy)]
+pub struct Zero;
+
+impl Heuristic for Zero {
+    type Memo = ();
+    #[inline]
+    fn init(&self, _: &Tiles) -> (u32, ()) {
+        (0, ())
+    }
+    #[inline]
+    fn update(&self, _: &Tiles, _: u8, _: usize, _: usize, _: u32, _: ()) -> (u32, ()) {
+        (0, ())
+    }
+}
+
+/// A heuristic built for one geometry, ready for the searches.
+#[derive(Debug, Clone)]
+pub enum Built {
+    /// Always 0.
+    Zero,
+    /// Misplaced tiles.
+    Misplaced(Misplaced),
+    /// Manhattan distance.
+    Manhattan(Manhattan),
+    /// Linear conflict.
+    LinearConflict(LinearConflict),
+}
+
+impl Built {
+    /// The estimate of a compact position.
+    pub fn estimate(&self, _geometry: &Geometry, tiles: &Tiles) -> u32 {
+        match self {
+            Built::Zero => 0,
+            Built::Misplaced(h) => h.init(tiles).0,
+            Built::Manhattan(h) => h.init(tiles).0,
+            Built::LinearConflict(h) => h.init(tiles).0,
+        }
+    }
+}
+
+/// Calls `$body` with `$h` bound to the concrete heuristic inside a [`Built`]: the one place
+/// where a job's heuristic is dispatched, so that `$body` is monomorphised per heuristic.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_heuristic {
+    ($built:expr, $h:ident => $body:expr) => {
+        match $built {
+            $crate::heuristic::Built::Zero => {
+                let $h = &$crate::heuristic::Zero;
+                $body
+            }
+            $crate::heuristic::Built::Misplaced(x) => {
+                let $h = x;
+                $body
+            }
+            $crate::heuristic::Built::Manhattan(x) => {
+                let $h = x;
+                $body
+            }
+            $crate::heuristic::Built::LinearConflict(x) => {
+                let $h = x;
+                $body
+            }
+        }
+    };
+}
+
+/// Builds the tables of `kind` for `geometry`.
+pub fn build(kind: &HeuristicKind, geometry: &Geometry) -> Result<Built, HeuristicError> {
+    Ok(match kind {
+        HeuristicKind::None => Built::Zero,
+        HeuristicKind::Misplaced => Built::Misplaced(Misplaced::new(geometry)),
+        HeuristicKind::Manhattan => Built::Manhattan(Manhattan::new(geometry)),
+        HeuristicKind::LinearConflict => Built::LinearConflict(LinearConflict::new(geometry)),
+    })
+}

@@ -1,0 +1,29 @@
+//! npuzzle: solve the sliding-tile puzzle of any size and benchmark search algorithms on it.
+//!
+//! Modules, one idea each:
+//! - [`board`]: the R x C board model, goal layouts, moves, solvability.
+//! - [`geometry`]: per-size tables and the compact position the exact searches use.
+//! - [`heuristic`]: lower bounds (misplaced, Manhattan, linear conflict), incremental.
+//! - [`search`]: BFS, Dijkstra, A*, IDA* and the one entry point [`search::solve`].
+//! - [`input`]: reading one board from JSON or plain text, with precise errors.
+//! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.
+//! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, CSV rows, metadata.
+//! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
+//! - [`report`]: aggregate tables and SVG plots from results CSVs.
+//! - [`cli`]: the `bench` command line.
+#![warn(missing_docs)]
+
+pub mod approx;
+pub mod board;
+pub mod cli;
+pub mod geometry;
+pub mod harness;
+pub mod heuristic;
+pub mod input;
+pub mod instances;
+pub mod report;
+pub mod search;
+
+pub use board::{Board, BoardError, Goal, Move};
+pub use heuristic::HeuristicKind;
+pub use search::{Algorithm, Limits, SearchStats, SolveError, SolveReport, Status, solve};

@@ -1,0 +1,228 @@
+//! A* (and, with the zero heuristic, uniform-cost search) on packed states.
+//!
+//! - Every distinct state ever generated is one [`Node`] in a vector: packed state, parent
+//!   index, g and h. The hash table holds only `u32` indices into that vector (hashing the
+//!   node's state), so a stored node costs its `Node` plus about five bytes of table.
+//! - The open list is a bucket queue on integer f, then g: the lowest f is taken first and ties
+//!   go to the larger g (deeper nodes, closer to a goal), last in first out within a bucket.
+//!   A node whose g improves is pushed again and its stale entry skipped when popped.
+//! - The goal test happens when a node is taken off the open list (expanded), which is what
+//!   makes the result optimal with an admissible heuristic.
+
+use std::mem::size_of;
+
+use hashbrown::HashTable;
+
+use crate::board::Move;
+use crate::geometry::{Geometry, Tiles};
+use crate::heuristic::{Built, Heuristic};
+use crate::{with_heuristic, with_packed};
+
+use super::packed::Packed;
+use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+
+/// One stored state.
+#[derive(Clone, Copy)]
+struct Node<P, M> {
+    state: P,
+    parent: u32,
+    g: u16,
+    h: u16,
+    memo: M,
+}
+
+/// Open list: `buckets[f][g]` holds node indices; `top[f]` is an upper bound on the highest
+/// non-empty g of row f.
+#[derive(Default)]
+pub(crate) struct BucketQueue {
+    buckets: Vec<Vec<Vec<u32>>>,
+    top: Vec<usize>,
+    min_f: usize,
+    len: usize,
+}
+
+impl BucketQueue {
+    pub(crate) fn push(&mut self, f: usize, g: usize, idx: u32) {
+        if self.buckets.len() <= f {
+            self.buckets.resize_with(f + 1, Vec::new);
+            self.top.resize(f + 1, 0);
+        }
+        let row = &mut self.buckets[f];
+        if row.len() <= g {
+            row.resize_with(g + 1, Vec::new);
+        }
+        row[g].push(idx);
+        self.top[f] = self.top[f].max(g);
+        self.min_f = self.min_f.min(f);
+        self.len += 1;
+    }
+
+    /// Takes an entry of lowest f, highest g: `(f, g, index)`.
+    pub(crate) fn pop(&mut self) -> Option<(usize, usize, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        loop {
+            let f = self.min_f;
+            let row = &mut self.buckets[f];
+            let mut g = self.top[f];
+            loop {
+                if let Some(idx) = row.get_mut(g).and_then(Vec::pop) {
+                    self.top[f] = g;
+                    self.len -= 1;
+                    return Some((f, g, idx));
+                }
+                if g == 0 {
+                    break;
+                }
+                g -= 1;
+            }
+            self.top[f] = 0;
+            self.min_f += 1;
+        }
+    }
+
+    /// Entries waiting.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Runs A* from `start` with the built heuristic (uniform-cost search with `Built::Zero`).
+pub(crate) fn run(
+    geometry: &Geometry,
+    start: &Tiles,
+    built: &Built,
+    limits: &Limits,
+) -> RawOutcome {
+    with_packed!(geometry.cells, P => with_heuristic!(built, h => run_with::<P, _>(geometry, start, h, limits)))
+}
+
+fn run_with<P: Packed, H: Heuristic>(
+    geometry: &Geometry,
+    start: &Tiles,
+    heuristic: &H,
+    limits: &Limits,
+) -> RawOutcome {
+    let cells = geometry.cells;
+    let mut budget = Budget::new(limits);
+    let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(1024);
+    let mut table: HashTable<u32> = HashTable::with_capacity(1024);
+    let mut open = BucketQueue::default();
+    let mut stats = SearchStats::default();
+
+    let (h0, memo0) = heuristic.init(start);
+    let root = P::pack(start, cells);
+    nodes.push(Node {
+        state: root,
+        parent: u32::MAX,
+        g: 0,
+        h: h0 as u16,
+        memo: memo0,
+    });
+    table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
+    open.push(h0 as usize, 0, 0);
+    stats.generated = 1;
+
+    let node_bytes = size_of::<Node<P, H::Memo>>() as u64;
+    let memory = |nodes: &Vec<Node<P, H::Memo>>, table: &HashTable<u32>, open: &BucketQueue| {
+        nodes.capacity() as u64 * node_bytes
+            + table.capacity() as u64 * 8 / 7 * (size_of::<u32>() as u64 + 1)
+            + open.len() as u64 * size_of::<u32>() as u64
+    };
+
+    let mut status = None;
+    let mut goal_index = None;
+    'search: while let Some((_, g, idx)) = open.pop() {
+        let node = nodes[idx as usize];
+        if node.g as usize != g {
+            continue; // a stale entry: this node was reached more cheaply since
+        }
+        let mut tiles = node.state.unpack(cells);
+        if node.h == 0 && geometry.is_goal(&tiles) {
+            goal_index = Some(idx);
+            status = Some(Status::Solved);
+            break;
+        }
+        stats.expanded += 1;
+        let blank = geometry.blank_of(&tiles);
+        let child_g = g + 1;
+        for k in 0..geometry.neighbour_count[blank] as usize {
+            let next = geometry.neighbours[blank][k] as usize;
+            stats.generated += 1;
+            if stats.generated >= budget.next_check
+                && let Some(s) = budget.check(stats.generated)
+            {
+                status = Some(s);
+                break 'search;
+            }
+            let tile = tiles[next];
+            tiles[blank] = tile;
+            tiles[next] = 0;
+            let state = node.state.moved(next, blank, tile);
+            let hash = state.hash64();
+            match table.find(hash, |&i| nodes[i as usize].state == state) {
+                Some(&i) => {
+                    let old = &mut nodes[i as usize];
+                    if (old.g as usize) > child_g {
+                        old.g = child_g as u16;
+                        old.parent = idx;
+                        open.push(child_g + old.h as usize, child_g, i);
+                    }
+                }
+                None => {
+                    if nodes.len() == nodes.capacity() || table.len() == table.capacity() {
+                        let grown = memory(&nodes, &table, &open)
+                            + nodes.capacity() as u64 * node_bytes
+                            + table.capacity() as u64 * 8 / 7 * 5;
+                        if !budget.memory_allows(grown) {
+                            status = Some(Status::MemoryLimit);
+                            break 'search;
+                        }
+                    }
+                    let (h, memo) =
+                        heuristic.update(&tiles, tile, next, blank, node.h.into(), node.memo);
+                    let i = nodes.len() as u32;
+                    nodes.push(Node {
+                        state,
+                        parent: idx,
+                        g: child_g as u16,
+                        h: h as u16,
+                        memo,
+                    });
+                    table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
+                    open.push(child_g + h as usize, child_g, i);
+                }
+            }
+            tiles[next] = tile;
+            tiles[blank] = 0;
+        }
+    }
+    stats.stored_peak = nodes.len() as u64;
+    stats.memory_bytes = memory(&nodes, &table, &open);
+    let status = status.unwrap_or(Status::NodeLimit);
+    let moves = goal_index.map(|i| path_to(geometry, &nodes, i));
+    RawOutcome {
+        status,
+        moves,
+        stats,
+    }
+}
+
+/// The moves from the root to node `i`, following parent links.
+fn path_to<P: Packed, M>(geometry: &Geometry, nodes: &[Node<P, M>], mut i: u32) -> Vec<Move> {
+    let mut blanks = Vec::new();
+    loop {
+        let n = &nodes[i as usize];
+        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
+        if n.parent == u32::MAX {
+            break;
+        }
+        i = n.parent;
+    }
+    blanks.reverse();
+    blanks
+        .windows(2)
+        .map(|w| geometry.move_between(w[0], w[1]))
+        .collect()
+}

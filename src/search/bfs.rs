@@ -1,0 +1,120 @@
+//! Breadth-first search on packed states.
+//!
+//! The node vector is also the FIFO queue: nodes are appended in generation order and expanded
+//! in that order, so BFS needs no separate queue. The goal test happens on generation, the
+//! earliest moment BFS can know it has a shortest path.
+
+use std::mem::size_of;
+
+use hashbrown::HashTable;
+
+use crate::board::Move;
+use crate::geometry::{Geometry, Tiles};
+use crate::with_packed;
+
+use super::packed::Packed;
+use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+
+#[derive(Clone, Copy)]
+struct Node<P> {
+    state: P,
+    parent: u32,
+}
+
+/// Runs BFS from `start`.
+pub(crate) fn run(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
+    with_packed!(geometry.cells, P => run_with::<P>(geometry, start, limits))
+}
+
+fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
+    let cells = geometry.cells;
+    let goal = P::pack(&geometry.goal_tiles(), cells);
+    let mut budget = Budget::new(limits);
+    let mut nodes: Vec<Node<P>> = Vec::with_capacity(1024);
+    let mut table: HashTable<u32> = HashTable::with_capacity(1024);
+    let mut stats = SearchStats {
+        generated: 1,
+        ..SearchStats::default()
+    };
+    let root = P::pack(start, cells);
+    nodes.push(Node {
+        state: root,
+        parent: u32::MAX,
+    });
+    table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
+
+    let node_bytes = size_of::<Node<P>>() as u64;
+    let memory = |nodes: &Vec<Node<P>>, table: &HashTable<u32>| {
+        nodes.capacity() as u64 * node_bytes + table.capacity() as u64 * 8 / 7 * 5
+    };
+
+    let mut found = (root == goal).then_some(0u32);
+    let mut status = found.map(|_| Status::Solved);
+    let mut head = 0usize;
+    'search: while found.is_none() && head < nodes.len() {
+        let node = nodes[head];
+        let parent = head as u32;
+        head += 1;
+        let tiles = node.state.unpack(cells);
+        let blank = geometry.blank_of(&tiles);
+        stats.expanded += 1;
+        for k in 0..geometry.neighbour_count[blank] as usize {
+            let next = geometry.neighbours[blank][k] as usize;
+            stats.generated += 1;
+            if stats.generated >= budget.next_check
+                && let Some(s) = budget.check(stats.generated)
+            {
+                status = Some(s);
+                break 'search;
+            }
+            let state = node.state.moved(next, blank, tiles[next]);
+            let hash = state.hash64();
+            if table
+                .find(hash, |&i| nodes[i as usize].state == state)
+                .is_some()
+            {
+                continue;
+            }
+            if (nodes.len() == nodes.capacity() || table.len() == table.capacity())
+                && !budget.memory_allows(2 * memory(&nodes, &table))
+            {
+                status = Some(Status::MemoryLimit);
+                break 'search;
+            }
+            let i = nodes.len() as u32;
+            nodes.push(Node { state, parent });
+            table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
+            if state == goal {
+                found = Some(i);
+                status = Some(Status::Solved);
+                break 'search;
+            }
+        }
+    }
+    stats.stored_peak = nodes.len() as u64;
+    stats.memory_bytes = memory(&nodes, &table);
+    let moves = found.map(|i| path_to(geometry, &nodes, i));
+    RawOutcome {
+        // An exhausted queue cannot happen on a solvable board.
+        status: status.unwrap_or(Status::NodeLimit),
+        moves,
+        stats,
+    }
+}
+
+fn path_to<P: Packed>(geometry: &Geometry, nodes: &[Node<P>], mut i: u32) -> Vec<Move> {
+    let mut blanks = Vec::new();
+    loop {
+        let n = &nodes[i as usize];
+        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
+        if n.parent == u32::MAX {
+            break;
+        }
+        i = n.parent;
+    }
+    blanks.reverse();
+    blanks
+        .windows(2)
+        .map(|w| geometry.move_between(w[0], w[1]))
+        .collect()
+}

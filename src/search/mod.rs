@@ -1,0 +1,330 @@
+//! Search algorithms and the one entry point, [`solve`], that every front end calls.
+//!
+//! # What the statistics mean (the same for every algorithm)
+//! - A node is **generated** when it is produced as a successor; the root counts as one
+//!   generated node. IDA*'s counts add up over its iterations, with the root counted once
+//!   for the whole run (Korf's convention, which reproduces his published counts).
+//! - A node is **expanded** when its successors are produced.
+//! - **Stored** (`stored_peak`) is the most nodes held in memory at once: the closed/open table
+//!   of A*, Dijkstra and BFS, the recursion stack of IDA*.
+//!
+//! # Successor order
+//! The blank's moves are tried in Korf's order up, left, right, down, and IDA* never generates
+//! the move back to the parent. With that order IDA* + Manhattan reproduces the node counts
+//! published for Korf's 100 instances exactly (see the tests), so our counts are comparable
+//! with the literature.
+//!
+//! # Layout
+//! `solve` validates, dispatches once per job on (algorithm, heuristic, board size) into
+//! monomorphic inner loops (`idastar`, `astar`, `bfs`), then replays the solution on the start
+//! board before returning it.
+
+mod astar;
+mod bfs;
+mod idastar;
+pub mod packed;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::board::{Board, BoardError, Goal, Move};
+pub use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use crate::heuristic::{self, HeuristicError, HeuristicKind};
+
+/// A search algorithm, by its command-line name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Breadth-first search (`bfs`): blind, goal test on generation, optimal.
+    Bfs,
+    /// Uniform-cost search (`dijkstra`): best-first on g alone, goal test on expansion, optimal.
+    Dijkstra,
+    /// A* (`astar`): best-first on f = g + h, optimal with an admissible heuristic.
+    Astar,
+    /// Iterative-deepening A* (`idastar`): depth-first in f-bounded iterations, optimal,
+    /// memory linear in the depth.
+    Idastar,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order the CLI lists them.
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::Bfs,
+        Algorithm::Dijkstra,
+        Algorithm::Astar,
+        Algorithm::Idastar,
+    ];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Bfs => "bfs",
+            Algorithm::Dijkstra => "dijkstra",
+            Algorithm::Astar => "astar",
+            Algorithm::Idastar => "idastar",
+        }
+    }
+
+    /// Whether the algorithm ignores the heuristic.
+    pub fn is_blind(self) -> bool {
+        matches!(self, Algorithm::Bfs | Algorithm::Dijkstra)
+    }
+
+    /// Whether the returned solution is guaranteed shortest (given an admissible heuristic).
+    pub fn is_optimal(self) -> bool {
+        true
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!(
+                    "unknown algorithm \"{s}\", expected one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Bounds on one search. `None` = unbounded.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Wall-clock budget for the search.
+    pub timeout: Option<Duration>,
+    /// Budget of generated nodes.
+    pub max_nodes: Option<u64>,
+    /// Budget for the search's own data structures, in bytes (checked before they grow).
+    pub max_memory_bytes: Option<u64>,
+    /// Set from outside (e.g. on Ctrl-C) to stop the search as soon as possible.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A solution was found (and replayed).
+    Solved,
+    /// The timeout ran out.
+    Timeout,
+    /// The node budget ran out.
+    NodeLimit,
+    /// The memory budget would have been exceeded.
+    MemoryLimit,
+    /// The cancel flag was raised.
+    Cancelled,
+}
+
+impl Status {
+    /// The spelling used in CSV files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Timeout => "timeout",
+            Status::NodeLimit => "node-limit",
+            Status::MemoryLimit => "memory-limit",
+            Status::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Counters with one meaning across all algorithms (see the module documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes whose successors were produced.
+    pub expanded: u64,
+    /// Nodes produced as successors, plus the root (once, also for IDA*).
+    pub generated: u64,
+    /// The most nodes held in memory at once.
+    pub stored_peak: u64,
+    /// Bytes the search's own structures held at their peak (an estimate from capacities).
+    pub memory_bytes: u64,
+    /// IDA* iterations (`None` for other algorithms).
+    pub iterations: Option<u32>,
+}
+
+/// The result of one [`solve`] call.
+#[derive(Debug, Clone)]
+pub struct SolveReport {
+    /// How the search ended.
+    pub status: Status,
+    /// The moves (blank directions) from the start to the goal, replay-checked; `Some` exactly
+    /// when `status` is [`Status::Solved`].
+    pub moves: Option<Vec<Move>>,
+    /// The search's counters.
+    pub stats: SearchStats,
+    /// The heuristic's estimate of the start board (`None` for blind searches).
+    pub initial_h: Option<u32>,
+    /// Whether the algorithm guarantees a shortest solution.
+    pub optimal: bool,
+    /// Wall time of the search (heuristic set-up excluded).
+    pub search_time: Duration,
+    /// Wall time of the heuristic's set-up (tables, databases).
+    pub setup_time: Duration,
+}
+
+/// Why a search could not run or could not be trusted.
+#[derive(Debug, Clone, Error)]
+pub enum SolveError {
+    /// The board cannot reach the goal; no search was started.
+    #[error(transparent)]
+    Unsolvable(BoardError),
+    /// The board is larger than the exact searches handle.
+    #[error(
+        "{algorithm} solves boards of at most {MAX_EXACT_CELLS} cells; this one is {rows} x {cols}"
+    )]
+    TooLarge {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+    },
+    /// The heuristic does not exist for this board.
+    #[error(transparent)]
+    Heuristic(#[from] HeuristicError),
+    /// The solver returned moves that do not solve the board: a bug, reported, never printed
+    /// as a solution.
+    #[error("internal error: {algorithm} returned a solution that does not reach the goal")]
+    InvalidSolution {
+        /// The algorithm at fault.
+        algorithm: Algorithm,
+    },
+}
+
+/// What the inner loops return before the replay check.
+pub(crate) struct RawOutcome {
+    pub status: Status,
+    pub moves: Option<Vec<Move>>,
+    pub stats: SearchStats,
+}
+
+/// The checks an inner loop makes against [`Limits`], batched so that the common path costs
+/// one comparison per node.
+pub(crate) struct Budget {
+    deadline: Option<Instant>,
+    max_nodes: u64,
+    max_memory: u64,
+    cancel: Option<Arc<AtomicBool>>,
+    /// The generated count at which [`Budget::check`] must next be called.
+    pub next_check: u64,
+}
+
+/// How many nodes go by between clock and cancel-flag checks.
+const CHECK_INTERVAL: u64 = 1 << 16;
+
+impl Budget {
+    pub(crate) fn new(limits: &Limits) -> Budget {
+        let mut b = Budget {
+            deadline: limits.timeout.map(|t| Instant::now() + t),
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            max_memory: limits.max_memory_bytes.unwrap_or(u64::MAX),
+            cancel: limits.cancel.clone(),
+            next_check: 0,
+        };
+        b.next_check = CHECK_INTERVAL.min(b.max_nodes);
+        b
+    }
+
+    /// Called when `generated >= next_check`: returns the status to stop with, if any.
+    #[cold]
+    pub(crate) fn check(&mut self, generated: u64) -> Option<Status> {
+        if generated >= self.max_nodes {
+            return Some(Status::NodeLimit);
+        }
+        if let Some(c) = &self.cancel
+            && c.load(Ordering::Relaxed)
+        {
+            return Some(Status::Cancelled);
+        }
+        if let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            return Some(Status::Timeout);
+        }
+        self.next_check = generated.saturating_add(CHECK_INTERVAL).min(self.max_nodes);
+        None
+    }
+
+    /// Whether growing the search's structures to `bytes` stays within the memory budget.
+    #[inline]
+    pub(crate) fn memory_allows(&self, bytes: u64) -> bool {
+        bytes <= self.max_memory
+    }
+}
+
+/// Solves `board` for `goal` with the given algorithm and heuristic.
+///
+/// Unsolvable boards are rejected before any search. A returned solution has been replayed on
+/// `board` and reaches `goal`.
+pub fn solve(
+    board: &Board,
+    goal: Goal,
+    algorithm: Algorithm,
+    heuristic: &HeuristicKind,
+    limits: &Limits,
+) -> Result<SolveReport, SolveError> {
+    board.check_solvable(goal).map_err(SolveError::Unsolvable)?;
+    if board.cells() > MAX_EXACT_CELLS {
+        return Err(SolveError::TooLarge {
+            algorithm,
+            rows: board.rows(),
+            cols: board.cols(),
+        });
+    }
+    let geometry = Geometry::new(board.rows(), board.cols(), goal);
+    let tiles = geometry.compact_tiles(board);
+    let kind = if algorithm.is_blind() {
+        &HeuristicKind::None
+    } else {
+        heuristic
+    };
+    let setup_start = Instant::now();
+    let h = heuristic::build(kind, &geometry)?;
+    let setup_time = setup_start.elapsed();
+    let start = Instant::now();
+    let raw = match algorithm {
+        Algorithm::Bfs => bfs::run(&geometry, &tiles, limits),
+        Algorithm::Dijkstra => astar::run(&geometry, &tiles, &heuristic::Built::Zero, limits),
+        Algorithm::Astar => astar::run(&geometry, &tiles, &h, limits),
+        Algorithm::Idastar => idastar::run(&geometry, &tiles, &h, limits),
+    };
+    let search_time = start.elapsed();
+    if let Some(moves) = &raw.moves
+        && !board.replay_reaches_goal(moves, goal)
+    {
+        return Err(SolveError::InvalidSolution { algorithm });
+    }
+    let initial_h = (!algorithm.is_blind()).then(|| h.estimate(&geometry, &tiles));
+    Ok(SolveReport {
+        status: raw.status,
+        moves: raw.moves,
+        stats: raw.stats,
+        initial_h,
+        optimal: algorithm.is_optimal(),
+        search_time,
+        setup_time,
+    })
+}

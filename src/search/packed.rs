@@ -1,0 +1,153 @@
+//! Compact positions for the searches that store states (A*, Dijkstra, BFS).
+//!
+//! The state type is fitted to the board: 4 bits a cell in a `u64` up to 16 cells (the 4 x 4
+//! in 8 bytes), 5 bits a cell in a `u128` up to 25 cells, a byte a cell beyond. A move changes
+//! two cells, so a child's packed form is derived from its parent's with two field writes
+//! rather than repacked.
+
+use std::hash::{BuildHasher, Hash};
+
+use rustc_hash::FxBuildHasher;
+
+use crate::geometry::{MAX_EXACT_CELLS, Tiles};
+
+/// A position packed into a fixed-size value that can be hashed and compared.
+pub trait Packed: Copy + Eq + Hash {
+    /// The most cells this type holds.
+    const MAX_CELLS: usize;
+    /// Packs the first `cells` entries of `tiles`.
+    fn pack(tiles: &Tiles, cells: usize) -> Self;
+    /// Unpacks into a compact position.
+    fn unpack(&self, cells: usize) -> Tiles;
+    /// The value after `tile` moved from cell `from` to the blank's cell `to`.
+    fn moved(self, from: usize, to: usize, tile: u8) -> Self;
+    /// A fast, well-mixed hash (FxHash).
+    #[inline]
+    fn hash64(&self) -> u64 {
+        FxBuildHasher.hash_one(self)
+    }
+}
+
+impl Packed for u64 {
+    const MAX_CELLS: usize = 16;
+    #[inline]
+    fn pack(tiles: &Tiles, cells: usize) -> u64 {
+        (0..cells).fold(0, |acc, c| acc | u64::from(tiles[c]) << (4 * c))
+    }
+    #[inline]
+    fn unpack(&self, cells: usize) -> Tiles {
+        let mut t = [0u8; MAX_EXACT_CELLS];
+        for (c, slot) in t.iter_mut().enumerate().take(cells) {
+            *slot = ((self >> (4 * c)) & 0xF) as u8;
+        }
+        t
+    }
+    #[inline]
+    fn moved(self, from: usize, to: usize, tile: u8) -> u64 {
+        (self & !(0xF << (4 * from))) | u64::from(tile) << (4 * to)
+    }
+}
+
+impl Packed for u128 {
+    const MAX_CELLS: usize = 25;
+    #[inline]
+    fn pack(tiles: &Tiles, cells: usize) -> u128 {
+        (0..cells).fold(0, |acc, c| acc | u128::from(tiles[c]) << (5 * c))
+    }
+    #[inline]
+    fn unpack(&self, cells: usize) -> Tiles {
+        let mut t = [0u8; MAX_EXACT_CELLS];
+        for (c, slot) in t.iter_mut().enumerate().take(cells) {
+            *slot = ((self >> (5 * c)) & 0x1F) as u8;
+        }
+        t
+    }
+    #[inline]
+    fn moved(self, from: usize, to: usize, tile: u8) -> u128 {
+        (self & !(0x1F << (5 * from))) | u128::from(tile) << (5 * to)
+    }
+}
+
+/// A byte a cell, `W` words: for boards of more than 25 cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Wide<const W: usize>([u64; W]);
+
+impl<const W: usize> Packed for Wide<W> {
+    const MAX_CELLS: usize = 8 * W;
+    #[inline]
+    fn pack(tiles: &Tiles, cells: usize) -> Self {
+        let mut w = [0u64; W];
+        for c in 0..cells {
+            w[c / 8] |= u64::from(tiles[c]) << (8 * (c % 8));
+        }
+        Wide(w)
+    }
+    #[inline]
+    fn unpack(&self, cells: usize) -> Tiles {
+        let mut t = [0u8; MAX_EXACT_CELLS];
+        for (c, slot) in t.iter_mut().enumerate().take(cells) {
+            *slot = (self.0[c / 8] >> (8 * (c % 8))) as u8;
+        }
+        t
+    }
+    #[inline]
+    fn moved(mut self, from: usize, to: usize, tile: u8) -> Self {
+        self.0[from / 8] &= !(0xFF << (8 * (from % 8)));
+        self.0[to / 8] |= u64::from(tile) << (8 * (to % 8));
+        self
+    }
+}
+
+/// Calls `$body` with the type alias `$p` set to the smallest [`Packed`] type for `$cells`
+/// cells: the one place where a job's state type is chosen.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_packed {
+    ($cells:expr, $p:ident => $body:expr) => {{
+        let cells = $cells;
+        if cells <= 16 {
+            type $p = u64;
+            $body
+        } else if cells <= 25 {
+            type $p = u128;
+            $body
+        } else if cells <= 40 {
+            type $p = $crate::search::packed::Wide<5>;
+            $body
+        } else {
+            type $p = $crate::search::packed::Wide<8>;
+            $body
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<P: Packed + std::fmt::Debug>(cells: usize) {
+        let mut tiles = [0u8; MAX_EXACT_CELLS];
+        for (c, t) in tiles.iter_mut().enumerate().take(cells) {
+            *t = ((c * 7 + 3) % cells) as u8;
+        }
+        let p = P::pack(&tiles, cells);
+        assert_eq!(p.unpack(cells), tiles);
+        // Move the tile in cell 1 onto the blank's cell.
+        let blank = tiles.iter().take(cells).position(|&t| t == 0).unwrap();
+        let from = if blank == 1 { 2 } else { 1 };
+        let tile = tiles[from];
+        let mut after = tiles;
+        after[blank] = tile;
+        after[from] = 0;
+        assert_eq!(p.moved(from, blank, tile), P::pack(&after, cells));
+    }
+
+    #[test]
+    fn every_packing_round_trips() {
+        round_trip::<u64>(16);
+        round_trip::<u64>(9);
+        round_trip::<u128>(25);
+        round_trip::<Wide<5>>(36);
+        round_trip::<Wide<8>>(64);
+    }
+}
