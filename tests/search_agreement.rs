@@ -315,7 +315,14 @@ fn fast_idastar_matches_the_reference_node_for_node() {
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
     ];
-    for (rows, cols, walk_len, count) in [(3, 3, 40, 25), (4, 4, 30, 12), (3, 4, 30, 8)] {
+    for (rows, cols, walk_len, count) in [
+        (3, 3, 40, 25),
+        (4, 4, 30, 12),
+        (3, 4, 30, 8),
+        (2, 8, 24, 4),
+        (8, 2, 24, 4),
+        (5, 5, 24, 4),
+    ] {
         for blank_first in [false, true] {
             let goal = goal_of(blank_first);
             let cells = rows * cols;
@@ -341,7 +348,10 @@ fn fast_idastar_matches_the_reference_node_for_node() {
                     let r =
                         solve(&board, goal, Algorithm::Idastar, kind, &Limits::default()).unwrap();
                     assert_eq!(r.moves.unwrap().len() as u32, len, "{kind} {rows}x{cols}");
-                    assert_eq!(r.stats.generated, reference.generated, "{kind} generated");
+                    assert_eq!(
+                        r.stats.generated, reference.generated,
+                        "{kind} generated {rows}x{cols} {blank_first}"
+                    );
                     assert_eq!(r.stats.expanded, reference.expanded, "{kind} expanded");
                 }
             }
