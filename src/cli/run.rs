@@ -215,6 +215,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             default_out()
         }
     };
+    if !to_stdout
+        && let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("--out: cannot create {}", parent.display()))?;
+    }
     let meta_path = (!to_stdout).then(|| meta::sidecar_path(&out));
     let mut existing_rows: Vec<Row> = Vec::new();
     let mut previous_meta: Option<Meta> = None;
@@ -469,7 +475,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     write_meta(&meta)?;
     match result {
         Ok(()) => {}
-        Err(runner::RunError::Sink(e)) => return Err(e),
+        Err(runner::RunError::Sink(e)) => {
+            let broken_pipe = e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+            if to_stdout && broken_pipe {
+                // The reader of stdout went away (e.g. `| head`): stop quietly, like SIGPIPE.
+                return Ok(141);
+            }
+            return Err(e);
+        }
         Err(e @ runner::RunError::Pool(_)) | Err(e @ runner::RunError::WorkerPanic) => {
             bail!("{e}")
         }

@@ -46,12 +46,12 @@ pub enum PlanError {
     #[error(transparent)]
     Instances(#[from] InstanceError),
     /// Hashing the file failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// An instance cannot reach the goal.
     #[error(
@@ -123,9 +123,9 @@ pub fn load_instances(
             return Err(PlanError::DuplicateFile(name));
         }
         let mut set = read_instance_file(path, goal_override)?;
-        let sha256 = super::meta::sha256_file(path).map_err(|source| PlanError::Io {
+        let sha256 = super::meta::sha256_file(path).map_err(|error| PlanError::Io {
             path: path.clone(),
-            source,
+            error,
         })?;
         let mut first_line: HashMap<&str, usize> = HashMap::new();
         for inst in &set.instances {

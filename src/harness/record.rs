@@ -132,12 +132,12 @@ impl Row {
 #[derive(Debug, Error)]
 pub enum RecordError {
     /// Reading or writing failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: io::Error,
+        error: io::Error,
     },
     /// The header is not the documented one.
     #[error(
@@ -182,9 +182,9 @@ pub struct ResultsFile {
 /// Reads a results file. With `allow_torn`, an incomplete last line (no final newline; what a
 /// killed writer leaves) is reported in `torn_bytes` instead of being parsed.
 pub fn read_results(path: &Path, allow_torn: bool) -> Result<ResultsFile, RecordError> {
-    let io_err = |source| RecordError::Io {
+    let io_err = |error| RecordError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let mut text = Vec::new();
     File::open(path)
@@ -278,9 +278,9 @@ impl RowWriter {
         let sink: Box<dyn Write + Send> = if path == Path::new("-") {
             Box::new(io::stdout())
         } else {
-            Box::new(File::create(path).map_err(|source| RecordError::Io {
+            Box::new(File::create(path).map_err(|error| RecordError::Io {
                 path: path.to_path_buf(),
-                source,
+                error,
             })?)
         };
         let mut w = RowWriter {
@@ -289,9 +289,9 @@ impl RowWriter {
                 .from_writer(sink),
             keys: HashSet::new(),
         };
-        w.write_header().map_err(|source| RecordError::Io {
+        w.write_header().map_err(|error| RecordError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Ok(w)
     }
@@ -299,9 +299,9 @@ impl RowWriter {
     /// Opens `path` to append after its existing rows: a torn last line is cut off first; an
     /// empty file (or one with only a torn header) gets the header.
     pub fn append(path: &Path, existing: &ResultsFile) -> Result<RowWriter, RecordError> {
-        let io_err = |source| RecordError::Io {
+        let io_err = |error| RecordError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         };
         let mut file = OpenOptions::new()
             .read(true)
