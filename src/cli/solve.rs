@@ -50,7 +50,8 @@ pub enum Format {
 pub struct SolveArgs {
     /// The board: a JSON matrix or rows of numbers. Reads stdin when absent.
     pub file: Option<PathBuf>,
-    /// The goal layout [default: blank-last].
+    /// The goal layout: blank-last (1, 2, ..., then the blank) or blank-first (the blank, then
+    /// 1, 2, ...) [default: blank-last].
     #[arg(long, value_name = "GOAL", value_parser = clap::value_parser!(Goal))]
     pub goal: Option<Goal>,
     /// Search algorithm: bfs, dijkstra, astar, idastar [default: the fastest optimal solver
@@ -379,10 +380,15 @@ impl JsonSolution {
             peak_stored_nodes: report.stats.stored_peak,
             initial_h: report.initial_h,
             iterations: report.stats.iterations,
-            search_ms: report.search_time.as_secs_f64() * 1e3,
-            setup_ms: report.setup_time.as_secs_f64() * 1e3,
+            search_ms: millis(report.search_time),
+            setup_ms: millis(report.setup_time),
         }
     }
+}
+
+/// A duration in milliseconds, to the microsecond.
+fn millis(d: Duration) -> f64 {
+    d.as_micros() as f64 / 1e3
 }
 
 #[cfg(test)]
