@@ -358,3 +358,112 @@ fn fast_idastar_matches_the_reference_node_for_node() {
         }
     }
 }
+
+#[test]
+fn bounded_suboptimal_searches_stay_within_their_weight() {
+    let dist = exact_distances(3, 3, false);
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let weights = ["1", "1.25", "1.5", "2", "3"];
+    for _ in 0..60 {
+        let board = walk(3, 3, Goal::BlankLast, 60, &mut rng);
+        let key: Vec<u8> = board.tiles().iter().map(|&t| t as u8).collect();
+        let d = dist[&key] as f64;
+        for w in weights {
+            for name in [format!("wastar:{w}"), format!("wida:{w}")] {
+                let algo: Algorithm = name.parse().unwrap();
+                for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+                    let r = solve(&board, Goal::BlankLast, algo, &h, &Limits::default()).unwrap();
+                    let len = r.moves.unwrap().len() as f64;
+                    let bound: f64 = w.parse().unwrap();
+                    assert!(len <= bound * d + 1e-9, "{name} {h}: {len} > {bound} x {d}");
+                    if w == "1" {
+                        assert_eq!(len, d, "{name} with W = 1 must be optimal");
+                    }
+                }
+            }
+        }
+        let r = solve(
+            &board,
+            Goal::BlankLast,
+            Algorithm::Greedy,
+            &HeuristicKind::Manhattan,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert!(r.moves.unwrap().len() as f64 >= d);
+    }
+    // Easy 4 x 4 boards: compared with IDA*'s optimal length.
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    for _ in 0..10 {
+        let board = walk(4, 4, Goal::BlankFirst, 40, &mut rng);
+        let opt = solve(
+            &board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            &HeuristicKind::LinearConflict,
+            &Limits::default(),
+        )
+        .unwrap()
+        .moves
+        .unwrap()
+        .len() as f64;
+        for name in [
+            "wastar:1",
+            "wida:1",
+            "wastar:1.5",
+            "wida:1.5",
+            "wastar:2",
+            "wida:2",
+        ] {
+            let algo: Algorithm = name.parse().unwrap();
+            let w: f64 = name.split(':').nth(1).unwrap().parse().unwrap();
+            let len = solve(
+                &board,
+                Goal::BlankFirst,
+                algo,
+                &HeuristicKind::Manhattan,
+                &Limits::default(),
+            )
+            .unwrap()
+            .moves
+            .unwrap()
+            .len() as f64;
+            assert!(len <= w * opt, "{name}: {len} > {w} x {opt}");
+            if w == 1.0 {
+                assert_eq!(len, opt);
+            }
+        }
+    }
+}
+
+#[test]
+fn algorithm_names_round_trip_and_bad_weights_are_rejected() {
+    for name in [
+        "bfs",
+        "dijkstra",
+        "astar",
+        "idastar",
+        "greedy",
+        "wastar:1.5",
+        "wida:2",
+        "wastar:1.25",
+    ] {
+        let a: Algorithm = name.parse().unwrap();
+        assert_eq!(a.to_string(), name);
+    }
+    assert_eq!(
+        "wastar:1.50".parse::<Algorithm>().unwrap().to_string(),
+        "wastar:1.5"
+    );
+    for bad in [
+        "wastar",
+        "wastar:",
+        "wastar:0.5",
+        "wastar:x",
+        "wida:1.234",
+        "wida:-2",
+        "astar2",
+    ] {
+        assert!(bad.parse::<Algorithm>().is_err(), "{bad}");
+    }
+}

@@ -13,12 +13,15 @@ use crate::with_heuristic;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status};
 
 /// The mutable state of one IDA* run.
-struct Ida<'a, H: Heuristic> {
+struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
     geometry: &'a Geometry,
     heuristic: &'a H,
     tiles: Tiles,
+    /// The f-bound of this iteration; f = g + h, or 100 g + W h (W in hundredths) when
+    /// `WEIGHTED`.
     bound: u32,
     next_bound: u32,
+    weight: u32,
     /// The blank's cells from the goal back to the root, filled while the recursion unwinds
     /// from a found goal (so nothing is written per node on the way down).
     path: Vec<u8>,
@@ -30,7 +33,16 @@ struct Ida<'a, H: Heuristic> {
     budget: Budget,
 }
 
-impl<H: Heuristic> Ida<'_, H> {
+impl<H: Heuristic, const WEIGHTED: bool> Ida<'_, H, WEIGHTED> {
+    #[inline(always)]
+    fn f(&self, g: u32, h: u32) -> u32 {
+        if WEIGHTED {
+            100 * g + self.weight * h
+        } else {
+            g + h
+        }
+    }
+
     /// Searches below a node with f <= bound, reached after `g` moves with the blank on
     /// `blank`, arrived at from `parent` (`usize::MAX` at the root). Returns `true` when the
     /// recursion must unwind: the goal was found (path collected) or a limit stopped it.
@@ -66,7 +78,7 @@ impl<H: Heuristic> Ida<'_, H> {
             let (h2, memo2) = self
                 .heuristic
                 .update(&self.tiles, tile, next, blank, h, memo);
-            let f2 = g + 1 + h2;
+            let f2 = self.f(g + 1, h2);
             if f2 > self.bound {
                 if f2 < self.next_bound {
                     self.next_bound = f2;
@@ -84,30 +96,37 @@ impl<H: Heuristic> Ida<'_, H> {
     }
 }
 
-/// Runs IDA* from `start` with the built heuristic.
+/// Runs IDA* from `start` with the built heuristic; with `weight` (in hundredths) weighted
+/// IDA*, whose f = g + W h makes solutions at most W times longer than optimal.
 pub(crate) fn run(
     geometry: &Geometry,
     start: &Tiles,
     built: &Built,
     limits: &Limits,
+    weight: Option<u32>,
 ) -> RawOutcome {
-    with_heuristic!(built, h => run_with(geometry, start, h, limits))
+    with_heuristic!(built, h => match weight {
+        None => run_with::<_, false>(geometry, start, h, limits, 100),
+        Some(w) => run_with::<_, true>(geometry, start, h, limits, w),
+    })
 }
 
-fn run_with<H: Heuristic>(
+fn run_with<H: Heuristic, const WEIGHTED: bool>(
     geometry: &Geometry,
     start: &Tiles,
     heuristic: &H,
     limits: &Limits,
+    weight: u32,
 ) -> RawOutcome {
     let (h0, memo0) = heuristic.init(start);
     let blank = geometry.blank_of(start);
-    let mut ida = Ida {
+    let mut ida = Ida::<H, WEIGHTED> {
         geometry,
         heuristic,
         tiles: *start,
-        bound: h0,
+        bound: 0,
         next_bound: u32::MAX,
+        weight,
         path: Vec::new(),
         generated: 0,
         expanded: 0,
@@ -115,6 +134,7 @@ fn run_with<H: Heuristic>(
         stopped: None,
         budget: Budget::new(limits),
     };
+    ida.bound = ida.f(0, h0);
     let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
     let status = loop {
