@@ -215,9 +215,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             default_out()
         }
     };
-    if !to_stdout
-        && let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
-    {
+    if !to_stdout && let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("--out: cannot create {}", parent.display()))?;
     }
