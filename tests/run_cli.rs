@@ -608,3 +608,53 @@ fn ctrl_c_stops_cleanly_with_130_and_resume_completes() {
     run_in(d, &args).success();
     assert_complete(d);
 }
+
+fn data_dir() -> PathBuf {
+    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
+    if beside.is_dir() {
+        beside
+    } else {
+        PathBuf::from("/work/shared/data")
+    }
+}
+
+#[test]
+fn korf_instances_through_the_harness_match_the_published_counts() {
+    // The 12 Korf instances with the fewest IDA* + Manhattan nodes, in Korf's own file layout
+    // (extra columns included); moves and node counts must equal the published ones.
+    let text = std::fs::read_to_string(data_dir().join("korf100.tsv")).unwrap();
+    let mut lines: Vec<&str> = text.lines().skip(1).filter(|l| !l.is_empty()).collect();
+    let generated = |l: &str| l.split('\t').nth(2).unwrap().parse::<u64>().unwrap();
+    lines.sort_by_key(|l| generated(l));
+    lines.truncate(12);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let header = text.lines().next().unwrap();
+    std::fs::write(
+        d.join("korf12.tsv"),
+        format!("{header}\n{}\n", lines.join("\n")),
+    )
+    .unwrap();
+    run_in(d, &["--instances", "korf12.tsv", "--out", "k.csv"]).success();
+    let (_, rows) = read_csv(&d.join("k.csv"));
+    assert_eq!(rows.len(), 12);
+    for r in rows {
+        let published = lines
+            .iter()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|f| f[0] == r["instance_id"])
+            .unwrap();
+        assert_eq!(r["goal"], "blank-first");
+        assert_eq!(r["moves"], published[1], "instance {}", published[0]);
+        assert_eq!(
+            r["nodes_generated"], published[2],
+            "instance {}",
+            published[0]
+        );
+        assert_eq!(
+            r["nodes_expanded"], published[3],
+            "instance {}",
+            published[0]
+        );
+    }
+}
