@@ -148,7 +148,17 @@ fn convert(args: &GenArgs, file: &Path) -> anyhow::Result<i32> {
         seed: None,
         count: set.instances.len(),
         optimal_column,
-        reproduce: None,
+        reproduce: Some(format!(
+            "bench gen --convert {}{}{}",
+            file.display(),
+            args.goal
+                .map(|g| format!(" --goal {g}"))
+                .unwrap_or_default(),
+            args.source
+                .as_ref()
+                .map(|s| format!(" --source \"{s}\""))
+                .unwrap_or_default()
+        )),
     };
     let stem = file
         .file_stem()

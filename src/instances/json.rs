@@ -186,7 +186,10 @@ fn matrix(v: &Value) -> Result<(usize, usize, Vec<u32>), Problem> {
                 None => {
                     return Err(Problem::NotAnInteger {
                         what: format!("row {}, column {}", r + 1, c + 1),
-                        found: excerpt(&cell.to_string()),
+                        found: match cell {
+                            Value::String(s) => excerpt(s),
+                            other => excerpt(&other.to_string()),
+                        },
                     });
                 }
             }
