@@ -294,3 +294,37 @@ fn converting_a_bad_file_names_file_and_line() {
             f.display()
         )));
 }
+
+#[cfg(unix)]
+#[test]
+fn out_through_a_symlink_writes_the_target_in_place() {
+    // Non-regular outputs (devices like /dev/null, pipes, links) must be written in place,
+    // never replaced by renaming a temporary file over them.
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.txt");
+    fs::write(&target, "old").unwrap();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    bench()
+        .args(["gen", "--n", "3", "--count", "2", "--seed", "1", "--out"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = fs::read_to_string(&target).unwrap();
+    assert_eq!(
+        text,
+        gen_stdout(&["--n", "3", "--count", "2", "--seed", "1"])
+    );
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty());
+}

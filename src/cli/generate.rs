@@ -201,9 +201,9 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes through a buffered writer to stdout (`-`) or to `out`, via a temporary file in the
-/// same directory that is renamed into place at the end, so an interrupted run leaves no
-/// half-written instance file.
+/// Writes through a buffered writer to stdout (`-`) or to `out`. A regular file is written via
+/// a temporary file in the same directory that is renamed into place at the end, so an
+/// interrupted run leaves no half-written instance file.
 fn write_output(
     out: &Path,
     body: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
@@ -214,6 +214,24 @@ fn write_output(
         body(&mut w)?;
         w.flush().context("cannot write to stdout")?;
         return Ok(());
+    }
+    // Only a regular file (or a new one) is replaced by renaming; anything else (a device such
+    // as /dev/null, a pipe, a symbolic link) is written in place.
+    match fs::symlink_metadata(out) {
+        Ok(m) if m.is_dir() => bail!("--out {}: is a directory", out.display()),
+        Ok(m) if !m.is_file() => {
+            let f = fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(out)
+                .with_context(|| format!("cannot open {}", out.display()))?;
+            let mut w = BufWriter::with_capacity(1 << 16, f);
+            body(&mut w).with_context(|| format!("cannot write {}", out.display()))?;
+            w.flush()
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            return Ok(());
+        }
+        _ => {}
     }
     let dir = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
