@@ -359,6 +359,14 @@ fn bad_headers_are_reported_on_their_line() {
         e,
         "f.txt:7: the header (line 5) declares 2 instances but the file has 1; is it truncated?"
     );
+    assert_eq!(
+        err_text("e.txt", ""),
+        "e.txt:1: the file contains no instances"
+    );
+    assert_eq!(
+        err_text("e.txt", "# nothing here\n\n"),
+        "e.txt:2: the file contains no instances"
+    );
     let e = err_text("f.txt", "hello world\n");
     assert!(e.starts_with("f.txt:1: not an instance file"), "{e}");
 }

@@ -68,12 +68,8 @@ pub(super) fn parse(
                             .into(),
                     },
                 ),
-                _ => err(
-                    line,
-                    Problem::UnknownLayout {
-                        found: String::new(),
-                    },
-                ),
+                // Only blank and comment lines: an empty instance file.
+                _ => err(line, Problem::NoInstances),
             });
         };
         let l = raw.trim();
