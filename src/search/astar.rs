@@ -8,6 +8,8 @@
 //!   A node whose g improves is pushed again and its stale entry skipped when popped.
 //! - The goal test happens when a node is taken off the open list (expanded), which is what
 //!   makes the result optimal with an admissible heuristic.
+//! - As in IDA*, the move straight back to the parent is not generated (it can only lead to a
+//!   state already stored with a smaller g); the arriving move is kept in two spare bits of g.
 
 use std::mem::size_of;
 
@@ -21,14 +23,52 @@ use crate::{with_heuristic, with_packed};
 use super::packed::Packed;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status};
 
-/// One stored state.
+/// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
 struct Node<P, M> {
     state: P,
     parent: u32,
-    g: u16,
+    /// g in the low 14 bits; the top 2 bits hold the index (in Korf's order) of the move that
+    /// reached this node, so that expansion can skip the move straight back to the parent
+    /// without touching the parent's node.
+    g_arrival: u16,
     h: u16,
     memo: M,
+}
+
+impl<P, M> Node<P, M> {
+    #[inline]
+    fn g(&self) -> usize {
+        usize::from(self.g_arrival & 0x3FFF)
+    }
+
+    #[inline]
+    fn arrival(&self) -> usize {
+        usize::from(self.g_arrival >> 14)
+    }
+}
+
+/// The index of a move in Korf's order (up, left, right, down).
+#[inline]
+fn korf_index(m: Move) -> usize {
+    match m {
+        Move::Up => 0,
+        Move::Left => 1,
+        Move::Right => 2,
+        Move::Down => 3,
+    }
+}
+
+/// Packs g and the arriving move's index into [`Node::g_arrival`].
+#[inline]
+fn g_arrival(g: usize, arrival: Move) -> u16 {
+    (g as u16 & 0x3FFF) | ((korf_index(arrival) as u16) << 14)
+}
+
+/// The index (in Korf's order) of the move that undoes the move of index `k`.
+#[inline]
+fn inverse_index(k: usize) -> usize {
+    3 - k
 }
 
 /// Open list: `buckets[f][g]` holds node indices; `top[f]` is an upper bound on the highest
@@ -116,7 +156,7 @@ fn run_with<P: Packed, H: Heuristic>(
     nodes.push(Node {
         state: root,
         parent: u32::MAX,
-        g: 0,
+        g_arrival: 0,
         h: h0 as u16,
         memo: memo0,
     });
@@ -135,7 +175,7 @@ fn run_with<P: Packed, H: Heuristic>(
     let mut goal_index = None;
     'search: while let Some((_, g, idx)) = open.pop() {
         let node = nodes[idx as usize];
-        if node.g as usize != g {
+        if node.g() != g {
             continue; // a stale entry: this node was reached more cheaply since
         }
         let mut tiles = node.state.unpack(cells);
@@ -147,7 +187,16 @@ fn run_with<P: Packed, H: Heuristic>(
         stats.expanded += 1;
         let blank = geometry.blank_of(&tiles);
         let child_g = g + 1;
+        if child_g > 0x3FFF {
+            status = Some(Status::NodeLimit); // deeper than any stored g can say
+            break;
+        }
+        let back = (node.parent != u32::MAX).then(|| inverse_index(node.arrival()));
         for k in 0..geometry.neighbour_count[blank] as usize {
+            let mv = geometry.neighbour_move[blank][k];
+            if Some(korf_index(mv)) == back {
+                continue;
+            }
             let next = geometry.neighbours[blank][k] as usize;
             stats.generated += 1;
             if stats.generated >= budget.next_check
@@ -164,8 +213,8 @@ fn run_with<P: Packed, H: Heuristic>(
             match table.find(hash, |&i| nodes[i as usize].state == state) {
                 Some(&i) => {
                     let old = &mut nodes[i as usize];
-                    if (old.g as usize) > child_g {
-                        old.g = child_g as u16;
+                    if old.g() > child_g {
+                        old.g_arrival = g_arrival(child_g, mv);
                         old.parent = idx;
                         open.push(child_g + old.h as usize, child_g, i);
                     }
@@ -186,7 +235,7 @@ fn run_with<P: Packed, H: Heuristic>(
                     nodes.push(Node {
                         state,
                         parent: idx,
-                        g: child_g as u16,
+                        g_arrival: g_arrival(child_g, mv),
                         h: h as u16,
                         memo,
                     });

@@ -9,8 +9,8 @@
 //!   of A*, Dijkstra and BFS, the recursion stack of IDA*.
 //!
 //! # Successor order
-//! The blank's moves are tried in Korf's order up, left, right, down, and IDA* never generates
-//! the move back to the parent. With that order IDA* + Manhattan reproduces the node counts
+//! The blank's moves are tried in Korf's order up, left, right, down, and no algorithm
+//! generates the move straight back to the parent (it can only reach a known state). With that order IDA* + Manhattan reproduces the node counts
 //! published for Korf's 100 instances exactly (see the tests), so our counts are comparable
 //! with the literature.
 //!
