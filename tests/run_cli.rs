@@ -658,3 +658,50 @@ fn korf_instances_through_the_harness_match_the_published_counts() {
         );
     }
 }
+
+#[test]
+fn gen_then_run_with_defaults_just_works() {
+    // The two commands, smaller: `bench gen` into instances/, then `bench run`
+    // picking that file up by default.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    bench()
+        .current_dir(d)
+        .args([
+            "gen", "--n", "3", "--moves", "15", "--count", "25", "--seed", "3",
+        ])
+        .assert()
+        .success();
+    let out = run_in(d, &["--algos", "astar,idastar,bfs", "--solutions"]).success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let csv = std::fs::read_dir(d.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "csv"))
+        .unwrap();
+    assert!(
+        stderr.contains(&*csv.file_name().unwrap().to_string_lossy()),
+        "{stderr}"
+    );
+    let (header, rows) = read_csv(&csv);
+    assert_eq!(header, DOCUMENTED_HEADER);
+    assert_eq!(rows.len(), 25 * 3);
+    let mut by_instance: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in &rows {
+        assert_eq!(r["status"], "solved");
+        assert_eq!(r["scramble_moves"], "15");
+        assert_eq!(r["goal"], "blank-last");
+        let m: u32 = r["moves"].parse().unwrap();
+        // A walk of 15 moves ends at odd distance at most 15 (each move flips the parity).
+        assert!(m <= 15 && m % 2 == 1, "{m}");
+        by_instance
+            .entry(r["instance_id"].clone())
+            .or_default()
+            .insert(r["moves"].clone());
+    }
+    assert_eq!(by_instance.len(), 25);
+    assert!(
+        by_instance.values().all(|m| m.len() == 1),
+        "algorithms disagree"
+    );
+}

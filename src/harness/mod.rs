@@ -4,7 +4,6 @@
 //! table ([`summary`]).
 
 pub mod alloc;
-pub mod instance_source;
 pub mod limits;
 pub mod meta;
 pub mod plan;

@@ -23,8 +23,8 @@ use crate::geometry::{Geometry, MAX_EXACT_CELLS};
 use crate::heuristic::{self, HeuristicKind};
 use crate::search::Algorithm;
 
-use super::instance_source::{InstanceError, InstanceSet, read_instance_file};
 use super::record::JobKey;
+use crate::instances::{InstanceError, InstanceSet, read_instance_file};
 
 /// An instance file, read and checked.
 #[derive(Debug)]

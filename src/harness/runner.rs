@@ -334,7 +334,7 @@ pub enum RunError<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::instance_source::{Instance, InstanceSet};
+    use crate::instances::{Instance, InstanceSet};
 
     fn source() -> InstanceSource {
         let board = Board::new(3, 3, vec![1, 2, 3, 4, 5, 6, 0, 7, 8]).unwrap();

@@ -18,12 +18,13 @@ use std::mem::size_of;
 use hashbrown::HashTable;
 
 use crate::board::Move;
+
 use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::{with_heuristic, with_packed};
 
 use super::packed::Packed;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 /// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
@@ -327,28 +328,15 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
     stats.stored_peak = nodes.len() as u64;
     stats.memory_bytes = memory(&nodes, &table, &open);
     let status = status.unwrap_or(Status::NodeLimit);
-    let moves = goal_index.map(|i| path_to(geometry, &nodes, i));
+    let moves = goal_index.map(|i| {
+        trace_back(geometry, i, |j| {
+            let n = &nodes[j as usize];
+            (n.state, n.parent)
+        })
+    });
     RawOutcome {
         status,
         moves,
         stats,
     }
-}
-
-/// The moves from the root to node `i`, following parent links.
-fn path_to<P: Packed, M>(geometry: &Geometry, nodes: &[Node<P, M>], mut i: u32) -> Vec<Move> {
-    let mut blanks = Vec::new();
-    loop {
-        let n = &nodes[i as usize];
-        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
-        if n.parent == u32::MAX {
-            break;
-        }
-        i = n.parent;
-    }
-    blanks.reverse();
-    blanks
-        .windows(2)
-        .map(|w| geometry.move_between(w[0], w[1]))
-        .collect()
 }
