@@ -705,3 +705,47 @@ fn gen_then_run_with_defaults_just_works() {
         "algorithms disagree"
     );
 }
+
+#[test]
+fn goal_override_applies_to_every_file() {
+    // 3 x 3 boards from walks to the blank-first goal; for an odd width the tile order alone
+    // decides solvability, so they are solvable for blank-last as well.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = write_walks(d, "p3.tsv", 3, 20, 5, 11);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "--goal",
+            "blank-last",
+            "--solutions",
+            "--out",
+            "g.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("g.csv"));
+    assert_eq!(rows.len(), 5);
+    let text = std::fs::read_to_string(p).unwrap();
+    for r in &rows {
+        assert_eq!(r["goal"], "blank-last");
+        let line = text
+            .lines()
+            .find(|l| l.split('\t').next() == Some(r["instance_id"].as_str()))
+            .unwrap();
+        let tiles: Vec<u32> = line
+            .split('\t')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let mut b = Board::new(3, 3, tiles).unwrap();
+        for c in r["solution"].chars() {
+            assert!(b.apply(Move::from_letter(c).unwrap()));
+        }
+        assert!(b.is_goal(Goal::BlankLast));
+    }
+}
