@@ -151,7 +151,7 @@ impl Engine {
     }
 
     /// One move of the blank (which must be legal), recorded with move/undo cancellation.
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, m: Move) {
         let to = match m {
             Move::Up => {
@@ -208,26 +208,31 @@ impl Engine {
         ar.abs_diff(br) + ac.abs_diff(bc) == 1
     }
 
-    /// Index in [`RING`] of `cell` around `center`, if it is one of the 8 cells.
-    fn ring_index(&self, center: usize, cell: usize) -> Option<usize> {
-        let ((pr, pc), (r, c)) = (self.rc(center), self.rc(cell));
-        let d = (r as isize - pr as isize, c as isize - pc as isize);
-        RING.iter().position(|&o| o == d)
-    }
-
-    /// Brings the blank to `q` without entering `avoid` or a fixed cell.
-    fn route_blank(&mut self, q: usize, avoid: usize) -> Result<(), ApproxError> {
+    /// Brings the blank to `q` (at `(qr, qc)`) without entering `avoid` (at `(ar, ac)`, or
+    /// [`NONE`]) or a fixed cell.
+    fn route_blank(
+        &mut self,
+        q: usize,
+        (qr, qc): (usize, usize),
+        avoid: usize,
+        (ar, ac): (usize, usize),
+    ) -> Result<(), ApproxError> {
         if self.blank == q {
             return Ok(());
         }
         if avoid != NONE
-            && self.adjacent(self.blank, avoid)
-            && self.adjacent(q, avoid)
-            && self.ring_route(q, avoid)
+            && self.br.abs_diff(ar) + self.bc.abs_diff(ac) == 1
+            && qr.abs_diff(ar) + qc.abs_diff(ac) == 1
         {
-            return Ok(());
+            let from = ring_at(
+                self.br as isize - ar as isize,
+                self.bc as isize - ac as isize,
+            );
+            let to = ring_at(qr as isize - ar as isize, qc as isize - ac as isize);
+            if self.ring_route(from, to, ar, ac) {
+                return Ok(());
+            }
         }
-        let (qr, qc) = self.rc(q);
         // Greedy straight walk while it gets closer.
         while self.blank != q {
             let dr = qr as isize - self.br as isize;
@@ -262,41 +267,34 @@ impl Engine {
         Ok(())
     }
 
-    /// Around the ring of 8 cells of `center`, from the blank (next to it) to `q` (next to
-    /// it), the shorter way first. Returns false (and moves nothing) if both ways are blocked.
-    fn ring_route(&mut self, q: usize, center: usize) -> bool {
-        let (Some(from), Some(to)) = (
-            self.ring_index(center, self.blank),
-            self.ring_index(center, q),
-        ) else {
-            return false;
-        };
-        let (pr, pc) = self.rc(center);
+    /// Around the ring of 8 cells of `(pr, pc)`, from ring position `from` (the blank) to
+    /// `to`, the shorter way first. Returns false (and moves nothing) if both are blocked.
+    fn ring_route(&mut self, from: usize, to: usize, pr: usize, pc: usize) -> bool {
         let cw = (to + 8 - from) % 8;
         let ways: [(usize, usize); 2] = if cw <= 4 {
             [(cw, 1), (8 - cw, 7)]
         } else {
             [(8 - cw, 7), (cw, 1)]
         };
-        for (len, stride) in ways {
-            let mut cells = [0usize; 8];
-            let mut ok = true;
-            for (k, slot) in cells.iter_mut().enumerate().take(len) {
-                let (dr, dc) = RING[(from + (k + 1) * stride) % 8];
+        'ways: for (len, stride) in ways {
+            for k in 1..=len {
+                let (dr, dc) = RING[(from + k * stride) % 8];
                 match self.offset(pr, pc, dr, dc) {
-                    Some(cell) if !self.fixed[cell] => *slot = cell,
-                    _ => {
-                        ok = false;
-                        break;
-                    }
+                    Some(cell) if !self.fixed[cell] => {}
+                    _ => continue 'ways,
                 }
             }
-            if ok {
-                for &cell in &cells[..len] {
-                    self.step_to(cell);
-                }
-                return true;
+            for k in 1..=len {
+                let (r0, c0) = RING[(from + (k - 1) * stride) % 8];
+                let (r1, c1) = RING[(from + k * stride) % 8];
+                self.step(match (r1 - r0, c1 - c0) {
+                    (-1, 0) => Move::Up,
+                    (1, 0) => Move::Down,
+                    (0, -1) => Move::Left,
+                    _ => Move::Right,
+                });
             }
+            return true;
         }
         false
     }
@@ -405,71 +403,55 @@ impl Engine {
         stop: Option<Rect>,
     ) -> Result<(), ApproxError> {
         let (tr, tc) = self.rc(target);
+        let (mut pr, mut pc) = self.rc(self.pos[tile] as usize);
         loop {
-            let p = self.pos[tile] as usize;
-            if p == target {
+            let p = pr * self.cols + pc;
+            if p == target || stop.is_some_and(|s| s.contains(pr, pc)) {
                 return Ok(());
             }
-            let (pr, pc) = self.rc(p);
-            if stop.is_some_and(|s| s.contains(pr, pc)) {
-                return Ok(());
-            }
-            let vert = match tr.cmp(&pr) {
-                std::cmp::Ordering::Less => Some(p - self.cols),
-                std::cmp::Ordering::Greater => Some(p + self.cols),
-                std::cmp::Ordering::Equal => None,
-            };
-            let horiz = match tc.cmp(&pc) {
-                std::cmp::Ordering::Less => Some(p - 1),
-                std::cmp::Ordering::Greater => Some(p + 1),
-                std::cmp::Ordering::Equal => None,
-            };
+            let dv: isize = if tr < pr { -1 } else { (tr > pr) as isize };
+            let dh: isize = if tc < pc { -1 } else { (tc > pc) as isize };
             // Prefer the axis with more distance left when the costs tie.
             let order = if tr.abs_diff(pr) >= tc.abs_diff(pc) {
-                [vert, horiz]
+                [(dv, 0), (0, dh)]
             } else {
-                [horiz, vert]
+                [(0, dh), (dv, 0)]
             };
-            let mut best: Option<(usize, usize)> = None;
-            for q in order.into_iter().flatten() {
+            let (er, ec) = (
+                self.br as isize - pr as isize,
+                self.bc as isize - pc as isize,
+            );
+            let mut best: Option<(usize, (isize, isize))> = None;
+            for d in order {
+                if d == (0, 0) {
+                    continue;
+                }
+                let q = p.wrapping_add_signed(d.0 * self.cols as isize + d.1);
                 if self.fixed[q] {
                     continue;
                 }
-                let cost = self.approach_cost(p, q);
+                let cost = approach_cost((er, ec), d);
                 if best.is_none_or(|(b, _)| cost < b) {
-                    best = Some((cost, q));
+                    best = Some((cost, d));
                 }
             }
-            let Some((_, q)) = best else {
+            let Some((_, (dr, dc))) = best else {
                 return Err(ApproxError::Internal(format!(
                     "tile {tile} at cell {p} is walled in on its way to cell {target}"
                 )));
             };
-            self.route_blank(q, p)?;
-            self.step_to(p);
+            let (qr, qc) = (pr.wrapping_add_signed(dr), pc.wrapping_add_signed(dc));
+            let q = qr * self.cols + qc;
+            self.route_blank(q, (qr, qc), p, (pr, pc))?;
+            // The blank steps back into the tile's cell: the tile moves to q.
+            self.step(match (dr, dc) {
+                (-1, _) => Move::Down,
+                (1, _) => Move::Up,
+                (_, -1) => Move::Right,
+                _ => Move::Left,
+            });
+            (pr, pc) = (qr, qc);
         }
-    }
-
-    /// An estimate of the moves the blank needs to reach `q`, next to the tile at `p`.
-    fn approach_cost(&self, p: usize, q: usize) -> usize {
-        if self.blank == q {
-            return 0;
-        }
-        if let (Some(a), Some(b)) = (self.ring_index(p, self.blank), self.ring_index(p, q))
-            && a % 2 == 0
-        {
-            let cw = (b + 8 - a) % 8;
-            return cw.min(8 - cw);
-        }
-        let ((r, c), (pr, pc), (qr, qc)) = (self.rc(self.blank), self.rc(p), self.rc(q));
-        let mut d = r.abs_diff(qr) + c.abs_diff(qc);
-        // The tile stands in the straight way between them.
-        if (r == pr && pr == qr && (c < pc) == (pc < qc))
-            || (c == pc && pc == qc && (r < pr) == (pr < qr))
-        {
-            d += 2;
-        }
-        d
     }
 
     /// Fills one line of the unsolved region whose top-left cell is `(r0, c0)`: its top row,
@@ -540,7 +522,7 @@ impl Engine {
                     r.abs_diff(br) + c.abs_diff(bc)
                 })
                 .expect("the window has free cells");
-            self.route_blank(target, pa)?;
+            self.route_blank(target, self.rc(target), pa, self.rc(pa))?;
         }
         self.fixed[a] = false;
         self.finish_pair(&window, ta, a, tb, b)?;
@@ -643,6 +625,27 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// Position in [`RING`] of the offset `(dr, dc)` (each in -1..=1, not both 0).
+#[inline]
+fn ring_at(dr: isize, dc: isize) -> usize {
+    const AT: [usize; 9] = [7, 0, 1, 6, usize::MAX, 2, 5, 4, 3];
+    AT[((dr + 1) * 3 + dc + 1) as usize]
+}
+
+/// An estimate of the moves the blank, at offset `e` from a tile, needs to reach the cell at
+/// offset `d` (a neighbour) from it.
+#[inline]
+fn approach_cost(e: (isize, isize), d: (isize, isize)) -> usize {
+    if e == d {
+        return 0;
+    }
+    let dist = (e.0 - d.0).unsigned_abs() + (e.1 - d.1).unsigned_abs();
+    // The tile stands in the straight way between them (this includes the blank right
+    // behind the tile: 4 moves round, not 2).
+    let behind = e.0 * d.1 == e.1 * d.0 && e.0 * d.0 + e.1 * d.1 < 0;
+    if behind { dist + 2 } else { dist }
 }
 
 /// Shortest blank walk (as the cells it enters) inside `window` that takes tiles A and B

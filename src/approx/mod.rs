@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Goal, Move};
+use crate::board::{Board, BoardError, Goal};
 pub use packed::{Iter, PackedMoves};
 
 /// What can stop the polynomial solver.
@@ -122,37 +122,41 @@ pub fn replay_reaches_goal(board: &Board, moves: &PackedMoves, goal: Goal) -> bo
     let mut tiles = board.tiles().to_vec();
     let mut blank = board.blank();
     let (mut r, mut c) = (blank / cols, blank % cols);
-    let legal = moves.for_each_code(|code| {
-        let to = match packed::move_of_code(code) {
-            Move::Up if r > 0 => {
-                r -= 1;
-                blank - cols
-            }
-            Move::Down if r + 1 < rows => {
-                r += 1;
-                blank + cols
-            }
-            Move::Left if c > 0 => {
-                c -= 1;
-                blank - 1
-            }
-            Move::Right if c + 1 < cols => {
-                c += 1;
-                blank + 1
-            }
-            _ => return false,
-        };
-        tiles[blank] = tiles[to];
-        tiles[to] = 0;
-        blank = to;
-        true
-    });
+    let words = moves.words();
+    let full = (moves.len() / 32) as usize;
+    for (i, &word) in words.iter().enumerate() {
+        let count = if i < full { 32 } else { moves.len() % 32 };
+        let mut w = word;
+        for _ in 0..count {
+            let to = match w & 3 {
+                0 if r > 0 => {
+                    r -= 1;
+                    blank - cols
+                }
+                1 if r + 1 < rows => {
+                    r += 1;
+                    blank + cols
+                }
+                2 if c > 0 => {
+                    c -= 1;
+                    blank - 1
+                }
+                3 if c + 1 < cols => {
+                    c += 1;
+                    blank + 1
+                }
+                _ => return false,
+            };
+            tiles.swap(blank, to);
+            blank = to;
+            w >>= 2;
+        }
+    }
     let cells = tiles.len();
-    legal
-        && tiles
-            .iter()
-            .enumerate()
-            .all(|(i, &t)| t as usize == goal.tile_at(i, cells))
+    tiles
+        .iter()
+        .enumerate()
+        .all(|(i, &t)| t as usize == goal.tile_at(i, cells))
 }
 
 impl ApproxSolution {

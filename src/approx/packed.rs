@@ -146,37 +146,12 @@ impl PackedMoves {
         out.write_all(&buf[..n])
     }
 
-    /// Calls `f` on every move in order, a word at a time (the fast path of replay).
+    /// The packed words: move `i` is bits `2 (i % 32)..` of word `i / 32`, coded
+    /// up 0, down 1, left 2, right 3 (the fast path of replay).
     #[inline]
-    pub(crate) fn for_each_code(&self, mut f: impl FnMut(u64) -> bool) -> bool {
-        let full = (self.len / PER_WORD) as usize;
-        for &w in &self.words[..full] {
-            let mut w = w;
-            for _ in 0..PER_WORD {
-                if !f(w & 3) {
-                    return false;
-                }
-                w >>= 2;
-            }
-        }
-        let rest = self.len % PER_WORD;
-        if rest > 0 {
-            let mut w = self.words[full];
-            for _ in 0..rest {
-                if !f(w & 3) {
-                    return false;
-                }
-                w >>= 2;
-            }
-        }
-        true
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
     }
-}
-
-/// Decodes the 2-bit code used by [`PackedMoves`].
-#[inline]
-pub(crate) fn move_of_code(c: u64) -> Move {
-    decode(c)
 }
 
 impl fmt::Debug for PackedMoves {
@@ -260,11 +235,9 @@ mod tests {
             assert_eq!(p.get(i as u64), Some(*m));
         }
         assert_eq!(p.get(v.len() as u64), None);
-        let mut codes = Vec::new();
-        assert!(p.for_each_code(|c| {
-            codes.push(move_of_code(c));
-            true
-        }));
+        let codes: Vec<Move> = (0..v.len())
+            .map(|i| decode(p.words()[i / 32] >> (2 * (i % 32))))
+            .collect();
         assert_eq!(codes, v);
     }
 
