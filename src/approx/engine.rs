@@ -43,6 +43,30 @@ const RING: [(isize, isize); 8] = [
     (-1, -1),
 ];
 
+/// The blank's move from ring cell `i` to ring cell `i + 1` (clockwise).
+const RING_CW: [Move; 8] = [
+    Move::Right,
+    Move::Down,
+    Move::Down,
+    Move::Left,
+    Move::Left,
+    Move::Up,
+    Move::Up,
+    Move::Right,
+];
+
+/// The blank's move from ring cell `i` to ring cell `i - 1` (counter-clockwise).
+const RING_CCW: [Move; 8] = [
+    Move::Left,
+    Move::Left,
+    Move::Up,
+    Move::Up,
+    Move::Right,
+    Move::Right,
+    Move::Down,
+    Move::Down,
+];
+
 /// An inclusive rectangle of cells.
 #[derive(Debug, Clone, Copy)]
 struct Rect {
@@ -62,10 +86,17 @@ impl Rect {
 pub(crate) struct Engine {
     rows: usize,
     cols: usize,
-    /// `tiles[cell]`, 0 = blank.
+    /// `tiles[cell]`, 0 = blank. Tiles are relabelled in the order they are placed (see
+    /// [`Engine::new`]), so that the tiles of one line have consecutive labels.
     tiles: Vec<u32>,
-    /// `pos[tile]`: the cell of `tile`.
+    /// `label[cell]`: the (relabelled) tile that belongs in `cell`.
+    label: Vec<u32>,
+    /// `pos[tile]`: the cell of `tile`, kept up to date only for the tiles of the line being
+    /// placed (labels `line_lo..line_lo + line_len`): a small, cache-resident slice, where
+    /// keeping every tile's position would cost a cache miss a move on big boards.
     pos: Vec<u32>,
+    line_lo: usize,
+    line_len: usize,
     blank: usize,
     br: usize,
     bc: usize,
@@ -86,11 +117,34 @@ impl Engine {
     /// A solver for the blank-last goal on a board given row-major (`tiles`, 0 = blank).
     pub(crate) fn new(rows: usize, cols: usize, tiles: Vec<u32>) -> Engine {
         let cells = rows * cols;
-        let mut pos = vec![0u32; cells];
-        for (c, &t) in tiles.iter().enumerate() {
-            pos[t as usize] = c as u32;
+        // Relabel: the tile of the k-th cell placed becomes k + 1 (the blank's cell, the
+        // last of the final region, is placed last).
+        let (lines, (r0, c0)) = plan(rows, cols);
+        let mut label = vec![0u32; cells];
+        let mut next = 1u32;
+        let mut give = |cell: usize| {
+            label[cell] = next;
+            next += 1;
+        };
+        for (transposed, r0, c0) in lines {
+            if transposed {
+                (r0..rows).for_each(|r| give(r * cols + c0));
+            } else {
+                (c0..cols).for_each(|c| give(r0 * cols + c));
+            }
         }
-        let blank = pos[0] as usize;
+        for r in r0..rows {
+            for c in c0..cols {
+                give(r * cols + c);
+            }
+        }
+        debug_assert_eq!(label[cells - 1] as usize, cells);
+        label[cells - 1] = 0;
+        let tiles: Vec<u32> = tiles
+            .into_iter()
+            .map(|t| if t == 0 { 0 } else { label[t as usize - 1] })
+            .collect();
+        let blank = tiles.iter().position(|&t| t == 0).expect("a blank");
         // A guess at the length (about (4/3) * cells * (rows + cols) for random boards), so
         // that the list rarely reallocates; the list grows past it if needed.
         let guess = (cells as f64 * (rows + cols) as f64 * 1.4) as u64 + 64;
@@ -98,7 +152,10 @@ impl Engine {
             rows,
             cols,
             tiles,
-            pos,
+            label,
+            pos: vec![0; cells],
+            line_lo: 0,
+            line_len: 0,
             blank,
             br: blank / cols,
             bc: blank % cols,
@@ -115,26 +172,17 @@ impl Engine {
 
     /// Solves the whole board.
     pub(crate) fn run(&mut self) -> Result<(), ApproxError> {
-        let (mut r0, mut c0) = (0, 0);
-        loop {
-            let (h, w) = (self.rows - r0, self.cols - c0);
-            if h * w <= MAX_REMAINDER {
-                return self.solve_remainder(r0, c0);
-            }
-            if h >= w {
-                self.solve_line(false, r0, c0)?;
-                r0 += 1;
-            } else {
-                self.solve_line(true, r0, c0)?;
-                c0 += 1;
-            }
+        let (lines, (r0, c0)) = plan(self.rows, self.cols);
+        for (transposed, r0, c0) in lines {
+            self.solve_line(transposed, r0, c0)?;
         }
+        self.solve_remainder(r0, c0)
     }
 
-    /// The board as it stands (for tests).
+    /// Whether the board is solved (for tests).
     #[cfg(test)]
-    pub(crate) fn tiles(&self) -> &[u32] {
-        &self.tiles
+    pub(crate) fn is_solved(&self) -> bool {
+        self.tiles == self.label
     }
 
     #[inline]
@@ -174,16 +222,13 @@ impl Engine {
         debug_assert!(self.br < self.rows && self.bc < self.cols);
         let t = self.tiles[to];
         self.tiles[self.blank] = t;
-        self.pos[t as usize] = self.blank as u32;
+        if (t as usize).wrapping_sub(self.line_lo) < self.line_len {
+            self.pos[t as usize] = self.blank as u32;
+        }
         self.tiles[to] = 0;
-        self.pos[0] = to as u32;
         self.blank = to;
         self.generated += 1;
-        if self.moves.last() == Some(m.inverse()) {
-            self.moves.pop();
-        } else {
-            self.moves.push(m);
-        }
+        self.moves.push_cancelling(m);
     }
 
     /// Moves the blank to the adjacent cell `to`.
@@ -276,23 +321,28 @@ impl Engine {
         } else {
             [(8 - cw, 7), (cw, 1)]
         };
+        let p = pr * self.cols + pc;
+        // Away from the border every ring cell exists: only the fixed marks need checking.
+        let interior = pr > 0 && pc > 0 && pr + 1 < self.rows && pc + 1 < self.cols;
+        let cols = self.cols as isize;
         'ways: for (len, stride) in ways {
             for k in 1..=len {
                 let (dr, dc) = RING[(from + k * stride) % 8];
-                match self.offset(pr, pc, dr, dc) {
-                    Some(cell) if !self.fixed[cell] => {}
-                    _ => continue 'ways,
+                let cell = if interior {
+                    p.wrapping_add_signed(dr * cols + dc)
+                } else {
+                    match self.offset(pr, pc, dr, dc) {
+                        Some(cell) => cell,
+                        None => continue 'ways,
+                    }
+                };
+                if self.fixed[cell] {
+                    continue 'ways;
                 }
             }
-            for k in 1..=len {
-                let (r0, c0) = RING[(from + (k - 1) * stride) % 8];
-                let (r1, c1) = RING[(from + k * stride) % 8];
-                self.step(match (r1 - r0, c1 - c0) {
-                    (-1, 0) => Move::Up,
-                    (1, 0) => Move::Down,
-                    (0, -1) => Move::Left,
-                    _ => Move::Right,
-                });
+            let table = if stride == 1 { &RING_CW } else { &RING_CCW };
+            for k in 0..len {
+                self.step(table[(from + k * stride) % 8]);
             }
             return true;
         }
@@ -471,13 +521,24 @@ impl Engine {
         } else {
             (r0, c0, self.cols)
         };
+        // Positions of this line's tiles (the rest of the region is not tracked).
+        self.line_lo = self.label[phys(lr0, lc0)] as usize;
+        self.line_len = lcols - lc0;
+        for r in r0..self.rows {
+            for cell in r * cols + c0..(r + 1) * cols {
+                let t = self.tiles[cell] as usize;
+                if t.wrapping_sub(self.line_lo) < self.line_len {
+                    self.pos[t] = cell as u32;
+                }
+            }
+        }
         for c in lc0..lcols - 2 {
             let cell = phys(lr0, c);
-            self.move_tile(cell + 1, cell, None)?;
+            self.move_tile(self.label[cell] as usize, cell, None)?;
             self.fixed[cell] = true;
         }
         let (a, b) = (phys(lr0, lcols - 2), phys(lr0, lcols - 1));
-        let (ta, tb) = (a + 1, b + 1);
+        let (ta, tb) = (self.label[a] as usize, self.label[b] as usize);
         if self.pos[ta] as usize == a && self.pos[tb] as usize == b {
             self.fixed[a] = true;
             self.fixed[b] = true;
@@ -564,13 +625,12 @@ impl Engine {
             .flat_map(|r| (c0..self.cols).map(move |c| (r, c)))
             .map(|(r, c)| r * self.cols + c)
             .collect();
-        let total = self.rows * self.cols;
         // Each tile by the index (in `cells`) of its goal cell.
+        let label = &self.label;
         let local = |t: u32| -> u64 {
-            let goal = if t == 0 { total - 1 } else { t as usize - 1 };
             cells
                 .iter()
-                .position(|&c| c == goal)
+                .position(|&c| label[c] == t)
                 .expect("a tile of the region") as u64
         };
         let mut start = 0u64;
@@ -624,6 +684,29 @@ impl Engine {
             self.step_to(cell);
         }
         Ok(())
+    }
+}
+
+/// The lines the solver fills, in order, as `(transposed, r0, c0)` (the top row, or with
+/// `transposed` the left column, of the region whose top-left cell is `(r0, c0)`), and the
+/// top-left cell of the final region of at most [`MAX_REMAINDER`] cells.
+#[allow(clippy::type_complexity)]
+fn plan(rows: usize, cols: usize) -> (Vec<(bool, usize, usize)>, (usize, usize)) {
+    let (mut r0, mut c0) = (0, 0);
+    let mut lines = Vec::new();
+    loop {
+        let (h, w) = (rows - r0, cols - c0);
+        if h * w <= MAX_REMAINDER {
+            return (lines, (r0, c0));
+        }
+        // The longer side shrinks: a row when there are at least as many rows.
+        if h >= w {
+            lines.push((false, r0, c0));
+            r0 += 1;
+        } else {
+            lines.push((true, r0, c0));
+            c0 += 1;
+        }
     }
 }
 
@@ -762,14 +845,30 @@ mod tests {
     }
 
     #[test]
+    fn ring_step_tables_match_the_ring() {
+        let delta = |m: Move| match m {
+            Move::Up => (-1, 0),
+            Move::Down => (1, 0),
+            Move::Left => (0, -1),
+            Move::Right => (0, 1),
+        };
+        for i in 0..8 {
+            let (a, b, c) = (RING[i], RING[(i + 1) % 8], RING[(i + 7) % 8]);
+            assert_eq!(delta(RING_CW[i]), (b.0 - a.0, b.1 - a.1));
+            assert_eq!(delta(RING_CCW[i]), (c.0 - a.0, c.1 - a.1));
+        }
+    }
+
+    #[test]
     fn a_solved_board_takes_no_moves() {
         for (r, c) in [(2, 2), (3, 3), (4, 7), (9, 2)] {
             let tiles: Vec<u32> = (0..r * c).map(|i| ((i + 1) % (r * c)) as u32).collect();
-            let mut e = Engine::new(r, c, tiles.clone());
+            let mut e = Engine::new(r, c, tiles);
+            assert!(e.is_solved());
             e.run().unwrap();
             assert_eq!(e.moves.len(), 0);
             assert_eq!(e.generated, 0);
-            assert_eq!(e.tiles(), &tiles[..]);
+            assert!(e.is_solved());
         }
     }
 }

@@ -93,6 +93,26 @@ impl PackedMoves {
         self.len += 1;
     }
 
+    /// Appends `m`, or, if the last move is its inverse, removes that one instead (a move and
+    /// its undo cancel). Returns whether it cancelled.
+    #[inline]
+    pub fn push_cancelling(&mut self, m: Move) -> bool {
+        let c = code(m);
+        if let Some(&w) = self.words.last() {
+            // The last move is always in the last word.
+            let shift = ((self.len - 1) % PER_WORD) * 2;
+            if (w >> shift) & 3 == c ^ 1 {
+                self.len -= 1;
+                if self.len.is_multiple_of(PER_WORD) {
+                    self.words.pop();
+                }
+                return true;
+            }
+        }
+        self.push(m);
+        false
+    }
+
     /// Removes and returns the last move.
     #[inline]
     pub fn pop(&mut self) -> Option<Move> {
@@ -231,6 +251,22 @@ mod tests {
             assert_eq!(p.last(), v.last().copied());
         }
         assert_eq!(p.to_vec(), v);
+        // push_cancelling is push unless the last move is the inverse, then pop.
+        let mut q = p.clone();
+        let mut w = v.clone();
+        for i in 0..300usize {
+            let m = ALL[(i * 5 + i / 7) % 4];
+            let cancelled = q.push_cancelling(m);
+            if w.last() == Some(&m.inverse()) {
+                assert!(cancelled);
+                w.pop();
+            } else {
+                assert!(!cancelled);
+                w.push(m);
+            }
+            assert_eq!(q.len(), w.len() as u64);
+        }
+        assert_eq!(q.to_vec(), w);
         for (i, m) in v.iter().enumerate() {
             assert_eq!(p.get(i as u64), Some(*m));
         }
