@@ -64,9 +64,9 @@ pub struct ApproxSolution {
 
 /// Solves `board` for `goal` with the polynomial-time line-by-line method.
 ///
-/// The result is not optimal (on random n x n boards it is about (8/3) n^3 moves, against an
-/// optimum of order n^3 / something smaller), but it is found in time linear in its length,
-/// for any size the board model holds. The solution is replayed before it is returned.
+/// The result is not optimal (on random n x n boards it is about (8/3) n^3 moves, about four
+/// times the Manhattan lower bound), but it is found in time linear in its length, for any
+/// size the board model holds. The solution is replayed before it is returned.
 ///
 /// # Errors
 /// [`ApproxError::Unsolvable`] if the board cannot reach `goal`;
