@@ -19,6 +19,9 @@ use super::{Budget, Limits, RawOutcome, SearchStats, Status};
 struct Node<P> {
     state: P,
     parent: u32,
+    /// The cell the blank left to reach this node (`u8::MAX` at the root): the move back
+    /// there is not generated.
+    came_from: u8,
 }
 
 /// Runs BFS from `start`.
@@ -40,6 +43,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     nodes.push(Node {
         state: root,
         parent: u32::MAX,
+        came_from: u8::MAX,
     });
     table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
 
@@ -60,6 +64,9 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
         stats.expanded += 1;
         for k in 0..geometry.neighbour_count[blank] as usize {
             let next = geometry.neighbours[blank][k] as usize;
+            if next == usize::from(node.came_from) {
+                continue;
+            }
             stats.generated += 1;
             if stats.generated >= budget.next_check
                 && let Some(s) = budget.check(stats.generated)
@@ -82,7 +89,11 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
                 break 'search;
             }
             let i = nodes.len() as u32;
-            nodes.push(Node { state, parent });
+            nodes.push(Node {
+                state,
+                parent,
+                came_from: blank as u8,
+            });
             table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
             if state == goal {
                 found = Some(i);
