@@ -68,6 +68,19 @@ fn every_small_shape_is_solved_for_both_goals() {
     }
 }
 
+/// Many boards of random shapes up to 16 x 16: the rare positions of the line manoeuvres
+/// (a tile or the blank in a pocket of a half-filled line) come up only over many boards.
+#[test]
+fn many_random_shapes_are_solved() {
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    for i in 0..600 {
+        let (rows, cols) = (rng.random_range(2..=16), rng.random_range(2..=16));
+        let goal = GOALS[i % 2];
+        let b = random_board(rows, cols, goal, &mut rng);
+        solve_checked(&b, goal);
+    }
+}
+
 #[test]
 fn long_thin_and_larger_boards_are_solved() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);

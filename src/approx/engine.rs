@@ -5,10 +5,11 @@
 //!
 //! The board is reduced line by line: the top row of the unsolved region when it has at least
 //! as many rows as columns, its left column otherwise, until at most six cells remain, which
-//! are solved exactly by breadth-first search. A line is filled tile by tile; the last two
-//! tiles of a line use the classic manoeuvre (the far tile parked in the near tile's cell,
-//! the near tile brought next to it), finished by an exact search over a 3 x 3 (or 3 x 2)
-//! window, which also covers the awkward cases (a tile trapped in the corner).
+//! are solved exactly by breadth-first search. A line is filled tile by tile from both ends
+//! (each time the end whose tile is nearer the blank), until two adjacent cells are left;
+//! those two use the classic manoeuvre (the second tile parked in the first one's cell, the
+//! first brought next to it), finished by an exact search over a 3 x 3 (or 3 x 2) window,
+//! which also covers the awkward cases (a tile trapped in a pocket of the line).
 //!
 //! Work per move is constant: a tile steps towards its cell along a staircase, and the blank
 //! is brought to the side the tile moves to around the 8-cell ring of the tile when it can be
@@ -27,6 +28,9 @@ use crate::board::Move;
 
 /// No obstacle besides the fixed cells.
 const NONE: usize = usize::MAX;
+
+/// Whether lines are filled from both ends (else left to right).
+const TWO_ENDED: bool = true;
 
 /// The largest remainder solved exactly at the end.
 pub(crate) const MAX_REMAINDER: usize = 6;
@@ -532,52 +536,76 @@ impl Engine {
                 }
             }
         }
-        for c in lc0..lcols - 2 {
-            let cell = phys(lr0, c);
-            self.move_tile(self.label[cell] as usize, cell, None)?;
-            self.fixed[cell] = true;
+        // Fill the line from both ends, each time the end whose tile the blank is nearer to,
+        // until two adjacent cells `lo`, `lo + 1` are left.
+        let (mut lo, mut hi) = (lc0, lcols - 1);
+        while hi - lo > 1 {
+            let (cl, ch) = (phys(lr0, lo), phys(lr0, hi));
+            let (tl, th) = (self.label[cl] as usize, self.label[ch] as usize);
+            let near = |e: &Engine, t: usize| {
+                let (r, c) = e.rc(e.pos[t] as usize);
+                r.abs_diff(e.br) + c.abs_diff(e.bc)
+            };
+            if TWO_ENDED && near(self, th) < near(self, tl) {
+                self.move_tile(th, ch, None)?;
+                self.fixed[ch] = true;
+                hi -= 1;
+            } else {
+                self.move_tile(tl, cl, None)?;
+                self.fixed[cl] = true;
+                lo += 1;
+            }
         }
-        let (a, b) = (phys(lr0, lcols - 2), phys(lr0, lcols - 1));
+        let (a, b) = (phys(lr0, lo), phys(lr0, lo + 1));
         let (ta, tb) = (self.label[a] as usize, self.label[b] as usize);
         if self.pos[ta] as usize == a && self.pos[tb] as usize == b {
             self.fixed[a] = true;
             self.fixed[b] = true;
             return Ok(());
         }
-        // The finishing window: three lines deep, up to three wide, minus fixed cells.
-        let wc0 = if lcols - lc0 >= 3 {
-            lcols - 3
+        // The finishing window: three lines deep, the two cells wide plus a third column
+        // beside them where there is one (its fixed top cell left out).
+        let (wc0, wc1) = if lo > lc0 {
+            (lo - 1, lo + 1)
+        } else if lo + 2 < lcols {
+            (lo, lo + 2)
         } else {
-            lcols - 2
+            (lo, lo + 1)
         };
         let mut window = Vec::with_capacity(9);
+        // The window's cells off the line: the blank can always reach them (the region below
+        // the line is at least two deep, so one tile cannot cut it).
+        let mut below = Vec::with_capacity(6);
         for r in lr0..lr0 + 3 {
-            for c in wc0..lcols {
+            for c in wc0..=wc1 {
                 let cell = phys(r, c);
                 if !self.fixed[cell] {
                     window.push(cell);
+                    if r > lr0 {
+                        below.push(cell);
+                    }
                 }
             }
         }
         let (pr0, pc0) = self.rc(phys(lr0, wc0));
-        let (pr1, pc1) = self.rc(phys(lr0 + 2, lcols - 1));
+        let (pr1, pc1) = self.rc(phys(lr0 + 2, wc1));
         let rect = Rect {
-            r0: pr0,
-            r1: pr1,
-            c0: pc0,
-            c1: pc1,
+            r0: pr0.min(pr1),
+            r1: pr0.max(pr1),
+            c0: pc0.min(pc1),
+            c1: pc0.max(pc1),
         };
         // Park the far tile in the near tile's cell, bring the near tile into the window.
         self.move_tile(tb, a, None)?;
         self.fixed[a] = true;
-        self.move_tile(ta, phys(lr0 + 1, lcols - 2), Some(rect))?;
+        self.move_tile(ta, phys(lr0 + 1, lo), Some(rect))?;
         let (br, bc) = (self.br, self.bc);
         if !rect.contains(br, bc) {
             let pa = self.pos[ta] as usize;
-            let target = window
+            let target = below
                 .iter()
                 .copied()
-                .filter(|&w| w != a && w != pa)
+                .filter(|&w| w != pa)
                 .min_by_key(|&w| {
                     let (r, c) = self.rc(w);
                     r.abs_diff(br) + c.abs_diff(bc)
@@ -805,6 +833,12 @@ mod tests {
                 .flat_map(|r| (2..5).map(move |c| r * cols + c))
                 .filter(|&x| x != 2)
                 .collect(),
+            // Two-ended lines: the pair between fixed cells, window 3 x 3 minus the fixed
+            // top-right cell (the mirror image of the one above).
+            (0..3)
+                .flat_map(|r| (2..5).map(move |c| r * cols + c))
+                .filter(|&x| x != 4)
+                .collect(),
             // Column manoeuvre (transposed): columns 0..3, rows 3..5 and 2..5 minus (2, 0).
             (3..5)
                 .flat_map(|r| (0..3).map(move |c| r * cols + c))
@@ -814,7 +848,13 @@ mod tests {
                 .filter(|&x| x != 2 * cols)
                 .collect(),
         ];
-        let goals = [(3, 4), (3, 4), (3 * cols, 4 * cols), (3 * cols, 4 * cols)];
+        let goals = [
+            (3, 4),
+            (3, 4),
+            (2, 3),
+            (3 * cols, 4 * cols),
+            (3 * cols, 4 * cols),
+        ];
         for (window, goal) in shapes.iter().zip(goals) {
             let mut count = 0;
             for &a in window {
