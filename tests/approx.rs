@@ -171,6 +171,22 @@ fn lengths_on_3x3_are_never_below_the_exact_distance() {
 }
 
 #[test]
+fn boards_whose_solution_cannot_be_stored_are_refused_up_front() {
+    // 2 x 4,000,000: a long strip needs about (4/3) 8e6 * 4e6 = 4e13 moves, far beyond
+    // MAX_MOVES; it must be refused with a clear error, not attempted.
+    let (rows, cols) = (2, 4_000_000);
+    let b = Board::solved(rows, cols, Goal::BlankLast)
+        .moved(Move::Left)
+        .unwrap();
+    match solve_approx(&b, Goal::BlankLast) {
+        Err(e @ ApproxError::TooLong { .. }) => {
+            assert!(e.to_string().contains("2 x 4000000"), "{e}")
+        }
+        other => panic!("expected TooLong, got {other:?}"),
+    }
+}
+
+#[test]
 fn unsolvable_boards_are_rejected() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     for (rows, cols) in [(2, 2), (3, 3), (4, 4), (3, 8), (9, 5)] {

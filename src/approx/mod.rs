@@ -31,9 +31,36 @@ pub enum ApproxError {
     /// The board cannot reach the goal (checked before any work).
     #[error(transparent)]
     Unsolvable(#[from] BoardError),
+    /// The solution would be too long to store (about `estimated_moves` moves, 2 bits each).
+    #[error(
+        "a {rows} x {cols} board needs about {estimated_moves} moves with the polynomial \
+         solver, more than the {max} it will store"
+    )]
+    TooLong {
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+        /// The expected solution length for a random board of this size.
+        estimated_moves: u64,
+        /// [`MAX_MOVES`].
+        max: u64,
+    },
     /// A bug: the solver could not finish, or its solution failed the replay.
     #[error("internal error in the polynomial solver: {0}")]
     Internal(String),
+}
+
+/// The most moves [`solve_approx`] will attempt (8 GB of packed moves): enough for random
+/// boards up to about 2300 x 2300; longer ones are refused up front with
+/// [`ApproxError::TooLong`] rather than running out of memory.
+pub const MAX_MOVES: u64 = 1 << 35;
+
+/// The expected solution length of [`solve_approx`] on a random `rows` x `cols` board, about
+/// (4/3) cells (rows + cols), which is (8/3) n^3 for n x n (a slight overestimate in practice).
+pub fn estimated_moves(rows: usize, cols: usize) -> u64 {
+    let cells = (rows as f64) * (cols as f64);
+    (cells * (rows + cols) as f64 * 4.0 / 3.0) as u64
 }
 
 /// Figures about one run of [`solve_approx`].
@@ -69,12 +96,22 @@ pub struct ApproxSolution {
 /// size the board model holds. The solution is replayed before it is returned.
 ///
 /// # Errors
-/// [`ApproxError::Unsolvable`] if the board cannot reach `goal`;
+/// [`ApproxError::Unsolvable`] if the board cannot reach `goal`; [`ApproxError::TooLong`] if
+/// its solution would be longer than [`MAX_MOVES`];
 /// [`ApproxError::Internal`] only on a bug (the replay check failed).
 pub fn solve_approx(board: &Board, goal: Goal) -> Result<ApproxSolution, ApproxError> {
     board.check_solvable(goal)?;
     let start = Instant::now();
     let (rows, cols, cells) = (board.rows(), board.cols(), board.cells());
+    let estimated = estimated_moves(rows, cols);
+    if estimated > MAX_MOVES {
+        return Err(ApproxError::TooLong {
+            rows,
+            cols,
+            estimated_moves: estimated,
+            max: MAX_MOVES,
+        });
+    }
     let tiles: Vec<u32> = match goal {
         Goal::BlankLast => board.tiles().to_vec(),
         Goal::BlankFirst => {
