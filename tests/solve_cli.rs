@@ -533,7 +533,7 @@ fn large_boards_default_to_the_polynomial_solver() {
         .unwrap();
     let mut tiles: Vec<u32> = line
         .split('\t')
-        .last()
+        .next_back()
         .unwrap()
         .split(' ')
         .map(|t| t.parse().unwrap())
