@@ -334,6 +334,32 @@ fn bad_names_and_bad_instances_stop_before_anything_runs() {
     run_in(d, &["--instances", "big.tsv", "--out", "c.csv"])
         .code(1)
         .stderr(predicates::str::contains("--algos"));
+    // ... while the polynomial-time solver takes it: a row without search counters.
+    write_walks(d, "big9.tsv", 9, 300, 2, 12);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "big9.tsv",
+            "--algos",
+            "approx",
+            "--solutions",
+            "--out",
+            "c.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("c.csv"));
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(
+            (r["status"].as_str(), r["optimal"].as_str()),
+            ("solved", "false")
+        );
+        assert_eq!(r["heuristic"], "none");
+        assert_eq!(r["nodes_expanded"], "");
+        assert_eq!(r["solution"].len(), r["moves"].parse::<usize>().unwrap());
+    }
 
     // An existing output is not overwritten.
     run_in(d, &["--instances", "p3.tsv", "--out", "b.csv"])

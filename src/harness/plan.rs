@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::board::Goal;
-use crate::geometry::{Geometry, MAX_EXACT_CELLS};
+use crate::geometry::Geometry;
 use crate::heuristic::{self, HeuristicKind};
 use crate::search::Algorithm;
 
@@ -212,18 +212,19 @@ pub fn check_pairs(
     for s in sources {
         let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
         for (a, h) in pairs {
-            if rows * cols > MAX_EXACT_CELLS {
+            if rows * cols > a.max_cells() {
                 return Err(PlanError::TooLarge {
                     algorithm: *a,
                     file: s.name.clone(),
                     rows,
                     cols,
-                    max: MAX_EXACT_CELLS,
+                    max: a.max_cells(),
                 });
             }
-            if checked
-                .iter()
-                .any(|c| (c.0, c.1, c.2, &c.3) == (rows, cols, goal, h))
+            if a.is_blind()
+                || checked
+                    .iter()
+                    .any(|c| (c.0, c.1, c.2, &c.3) == (rows, cols, goal, h))
             {
                 continue;
             }

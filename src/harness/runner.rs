@@ -240,9 +240,11 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
                 row.status = status.name().into();
             }
             row.optimal = Some(report.optimal);
-            row.nodes_expanded = Some(report.stats.expanded);
-            row.nodes_generated = Some(report.stats.generated);
-            row.peak_stored_nodes = Some(report.stats.stored_peak);
+            if job.algorithm.is_search() {
+                row.nodes_expanded = Some(report.stats.expanded);
+                row.nodes_generated = Some(report.stats.generated);
+                row.peak_stored_nodes = Some(report.stats.stored_peak);
+            }
             row.setup_ms = Some(ms(report.setup_time));
             row.initial_h = report.initial_h;
             if let Some(moves) = &report.moves {
