@@ -9,6 +9,7 @@
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
+pub mod pdb;
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,6 +20,7 @@ use crate::geometry::{Geometry, Tiles};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
+pub use pdb::{Pdb, PdbSpec};
 
 /// A heuristic, by its command-line name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -32,6 +34,8 @@ pub enum HeuristicKind {
     /// `linear-conflict`: Manhattan plus 2 for each tile that must leave its row or column so
     /// that the others in that line can pass (the minimum number per line).
     LinearConflict,
+    /// `pdb[:PARTITION][:noreflect]`: additive disjoint pattern databases (see [`pdb`]).
+    Pdb(PdbSpec),
 }
 
 impl HeuristicKind {
@@ -50,6 +54,7 @@ impl HeuristicKind {
             HeuristicKind::Misplaced => "misplaced".into(),
             HeuristicKind::Manhattan => "manhattan".into(),
             HeuristicKind::LinearConflict => "linear-conflict".into(),
+            HeuristicKind::Pdb(spec) => spec.to_string(),
         }
     }
 }
@@ -68,9 +73,11 @@ impl FromStr for HeuristicKind {
             "misplaced" => Ok(HeuristicKind::Misplaced),
             "manhattan" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" => Ok(HeuristicKind::LinearConflict),
+            pdb if pdb.starts_with("pdb") => pdb.parse().map(HeuristicKind::Pdb),
             other => Err(format!(
                 "unknown heuristic \"{other}\", expected one of none, misplaced, manhattan, \
-                 linear-conflict"
+                 linear-conflict, pdb[:PARTITION] (auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6, \
+                 or tile groups like 1,2,3/4,5,6)"
             )),
         }
     }
@@ -142,6 +149,8 @@ pub enum Built {
     Manhattan(Manhattan),
     /// Linear conflict.
     LinearConflict(LinearConflict),
+    /// Additive pattern databases.
+    Pdb(Pdb),
 }
 
 impl Built {
@@ -152,6 +161,7 @@ impl Built {
             Built::Misplaced(h) => h.init(tiles).0,
             Built::Manhattan(h) => h.init(tiles).0,
             Built::LinearConflict(h) => h.init(tiles).0,
+            Built::Pdb(h) => h.init(tiles).0,
         }
     }
 }
@@ -179,6 +189,10 @@ macro_rules! with_heuristic {
                 let $h = x;
                 $body
             }
+            $crate::heuristic::Built::Pdb(x) => {
+                let $h = x;
+                $body
+            }
         }
     };
 }
@@ -190,5 +204,6 @@ pub fn build(kind: &HeuristicKind, geometry: &Geometry) -> Result<Built, Heurist
         HeuristicKind::Misplaced => Built::Misplaced(Misplaced::new(geometry)),
         HeuristicKind::Manhattan => Built::Manhattan(Manhattan::new(geometry)),
         HeuristicKind::LinearConflict => Built::LinearConflict(LinearConflict::new(geometry)),
+        HeuristicKind::Pdb(spec) => Built::Pdb(Pdb::new(spec, geometry)?),
     })
 }
