@@ -35,15 +35,49 @@ pub fn entries(n: usize, k: usize) -> Option<u64> {
     (0..k).try_fold(1u64, |acc, i| acc.checked_mul((n - i) as u64))
 }
 
+/// `POP8[b]`: the number of set bits of the byte `b`.
+static POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The number of set bits of `m`: one instruction where the target has POPCNT, else a byte
+/// table (cheaper than the generic bit trick for the sparse masks of small boards).
+#[inline(always)]
+fn popcount<const HW: bool>(mut m: u64) -> usize {
+    if HW || cfg!(target_feature = "popcnt") {
+        m.count_ones() as usize
+    } else {
+        let mut c = 0;
+        while m != 0 {
+            c += POP8[(m & 0xFF) as usize] as usize;
+            m >>= 8;
+        }
+        c
+    }
+}
+
 /// The rank of the cells `pos` (one per pattern tile, distinct, each `< n`).
 #[inline(always)]
 pub fn rank(n: usize, pos: impl IntoIterator<Item = u8>) -> usize {
+    rank_with::<false>(n, pos)
+}
+
+/// [`rank`]; with `HW`, counting bits with the POPCNT instruction (only in code compiled for
+/// it).
+#[inline(always)]
+fn rank_with<const HW: bool>(n: usize, pos: impl IntoIterator<Item = u8>) -> usize {
     let mut used = 0u64;
     let mut r = 0usize;
     let mut radix = n;
     for p in pos {
         let p = p as u32 & 63;
-        let below = (used & ((1u64 << p) - 1)).count_ones() as usize;
+        let below = popcount::<HW>(used & ((1u64 << p) - 1));
         r = r * radix + (p as usize - below);
         used |= 1u64 << p;
         radix -= 1;
@@ -52,7 +86,7 @@ pub fn rank(n: usize, pos: impl IntoIterator<Item = u8>) -> usize {
 }
 
 /// The inverse of [`rank`]: fills `pos[..k]` and returns the occupancy mask.
-#[inline]
+#[inline(always)]
 pub fn unrank(n: usize, k: usize, mut r: usize, pos: &mut [u8; MAX_EXACT_CELLS]) -> u64 {
     let mut digits = [0u8; MAX_EXACT_CELLS];
     for i in (0..k).rev() {
@@ -111,7 +145,7 @@ impl Masks {
     }
 
     /// The cells of `free` connected to `seed` (which must be in `free`).
-    #[inline]
+    #[inline(always)]
     fn flood(&self, seed: u64, free: u64) -> u64 {
         let mut r = seed;
         loop {
@@ -136,14 +170,21 @@ trait Codes: Sync + Sized {
     fn cells_with(&self, i: usize, code: u64) -> u64;
     /// Whether `cell` of entry `i` has been reached.
     fn reached(&self, i: usize, cell: u32) -> bool;
-    /// Sets the cells `mask` of entry `i` (all holding 0) to `code`.
-    fn mark(&self, i: usize, mask: u64, code: u64);
+    /// Sets the cells `mask` of entry `i` (all holding 0) to `code`; returns whether no cell
+    /// of the entry had been reached before (exactly, if [`Codes::EXACT_FIRST`]; else `true`
+    /// means "maybe").
+    fn mark(&self, i: usize, mask: u64, code: u64) -> bool;
+    /// Whether [`Codes::mark`]'s answer is exact.
+    const EXACT_FIRST: bool;
+    /// Hints that entry `i` will be accessed soon.
+    #[inline(always)]
+    fn prefetch(&self, _i: usize) {}
     /// Changes the cells `mask` of entry `i` from `code` (2 or 3) to 1 (done).
     fn close(&self, i: usize, mask: u64, code: u64);
 }
 
 /// Spreads the low 32 bits of `x` to the even bits of a u64.
-#[inline]
+#[inline(always)]
 fn spread(mut x: u64) -> u64 {
     x &= 0xFFFF_FFFF;
     x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
@@ -154,7 +195,7 @@ fn spread(mut x: u64) -> u64 {
 }
 
 /// The inverse of [`spread`]: gathers the even bits of `x`.
-#[inline]
+#[inline(always)]
 fn gather(mut x: u64) -> u64 {
     x &= 0x5555_5555_5555_5555;
     x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
@@ -165,7 +206,7 @@ fn gather(mut x: u64) -> u64 {
 }
 
 /// The cells of a word of 32 2-bit codes holding `code`.
-#[inline]
+#[inline(always)]
 fn word_cells_with(w: u64, code: u64) -> u64 {
     let lo = w;
     let hi = w >> 1;
@@ -177,6 +218,20 @@ fn word_cells_with(w: u64, code: u64) -> u64 {
     gather(m)
 }
 
+/// Asks the CPU to fetch the cache line at `p` (the build's accesses are random; issuing them
+/// early overlaps the memory latencies).
+#[inline(always)]
+fn prefetch(p: *const i8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint without memory effects; SSE is baseline on x86_64.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Up to 16 cells: one `u32` per entry.
 struct Codes32(Vec<AtomicU32>);
 
@@ -184,7 +239,7 @@ impl Codes for Codes32 {
     fn zeroed(len: usize) -> Self {
         Codes32((0..len).map(|_| AtomicU32::new(0)).collect())
     }
-    #[inline]
+    #[inline(always)]
     fn cells_with(&self, i: usize, code: u64) -> u64 {
         let w = self.0[i].load(Ordering::Relaxed);
         if w == 0 {
@@ -192,15 +247,20 @@ impl Codes for Codes32 {
         }
         word_cells_with(u64::from(w), code) & 0xFFFF
     }
-    #[inline]
+    #[inline(always)]
     fn reached(&self, i: usize, cell: u32) -> bool {
         (self.0[i].load(Ordering::Relaxed) >> (2 * cell)) & 3 != 0
     }
-    #[inline]
-    fn mark(&self, i: usize, mask: u64, code: u64) {
-        self.0[i].fetch_or((spread(mask) * code) as u32, Ordering::Relaxed);
+    const EXACT_FIRST: bool = true;
+    #[inline(always)]
+    fn mark(&self, i: usize, mask: u64, code: u64) -> bool {
+        self.0[i].fetch_or((spread(mask) * code) as u32, Ordering::Relaxed) == 0
     }
-    #[inline]
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        prefetch(self.0[i..].as_ptr().cast());
+    }
+    #[inline(always)]
     fn close(&self, i: usize, mask: u64, code: u64) {
         self.0[i].fetch_xor((spread(mask) * (code ^ 1)) as u32, Ordering::Relaxed);
     }
@@ -213,7 +273,7 @@ impl<const W: usize> Codes for Codes64<W> {
     fn zeroed(len: usize) -> Self {
         Codes64((0..len * W).map(|_| AtomicU64::new(0)).collect())
     }
-    #[inline]
+    #[inline(always)]
     fn cells_with(&self, i: usize, code: u64) -> u64 {
         let mut m = 0;
         for j in 0..W {
@@ -224,21 +284,28 @@ impl<const W: usize> Codes for Codes64<W> {
         }
         m
     }
-    #[inline]
+    #[inline(always)]
     fn reached(&self, i: usize, cell: u32) -> bool {
         let w = self.0[i * W + (cell / 32) as usize].load(Ordering::Relaxed);
         (w >> (2 * (cell % 32))) & 3 != 0
     }
-    #[inline]
-    fn mark(&self, i: usize, mask: u64, code: u64) {
+    const EXACT_FIRST: bool = W == 1;
+    #[inline(always)]
+    fn mark(&self, i: usize, mask: u64, code: u64) -> bool {
+        let mut first = true;
         for j in 0..W {
             let part = (mask >> (32 * j)) & 0xFFFF_FFFF;
             if part != 0 {
-                self.0[i * W + j].fetch_or(spread(part) * code, Ordering::Relaxed);
+                first &= self.0[i * W + j].fetch_or(spread(part) * code, Ordering::Relaxed) == 0;
             }
         }
+        first
     }
-    #[inline]
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        prefetch(self.0[i * W..].as_ptr().cast());
+    }
+    #[inline(always)]
     fn close(&self, i: usize, mask: u64, code: u64) {
         for j in 0..W {
             let part = (mask >> (32 * j)) & 0xFFFF_FFFF;
@@ -246,6 +313,95 @@ impl<const W: usize> Codes for Codes64<W> {
                 self.0[i * W + j].fetch_xor(spread(part) * (code ^ 1), Ordering::Relaxed);
             }
         }
+    }
+}
+
+/// Whether the CPU counts bits in one instruction (the build then runs a variant compiled
+/// for it; the crate itself is built for the baseline target).
+fn has_popcnt() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// One breadth-first level of a build.
+struct Level<'a, C> {
+    n: usize,
+    k: usize,
+    #[allow(dead_code)]
+    size: usize,
+    cur: u64,
+    next: u64,
+    next_value: u8,
+    masks: &'a Masks,
+    codes: &'a C,
+    table: &'a [AtomicU8],
+}
+
+impl<C: Codes> Level<'_, C> {
+    /// Expands the entries `range` that are in the current level; returns the states added.
+    fn expand(&self, range: std::ops::Range<usize>, fast: bool) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if fast {
+            // SAFETY: `fast` is true only when the CPU has POPCNT (checked at run time).
+            return unsafe { self.expand_popcnt(range) };
+        }
+        let _ = fast;
+        self.expand_body::<false>(range)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn expand_popcnt(&self, range: std::ops::Range<usize>) -> u64 {
+        self.expand_body::<true>(range)
+    }
+
+    #[inline(always)]
+    fn expand_body<const HW: bool>(&self, range: std::ops::Range<usize>) -> u64 {
+        let (n, k, codes, masks, table) = (self.n, self.k, self.codes, self.masks, self.table);
+        let mut added = 0u64;
+        let mut pos = [0u8; MAX_EXACT_CELLS];
+        let mut succ = [(0usize, 0u8, 0u8); 4 * MAX_EXACT_CELLS];
+        for i in range {
+            let frontier = codes.cells_with(i, self.cur);
+            if frontier == 0 {
+                continue;
+            }
+            codes.close(i, frontier, self.cur);
+            let occ = unrank(n, k, i, &mut pos);
+            // All successors first (ranks prefetched), then their updates.
+            let mut count = 0;
+            for t in 0..k {
+                let p = pos[t];
+                let mut targets = masks.adj[p as usize] & frontier;
+                while targets != 0 {
+                    let q = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    let r = rank_with::<HW>(n, (0..k).map(|j| if j == t { q } else { pos[j] }));
+                    codes.prefetch(r);
+                    succ[count] = (r, p, q);
+                    count += 1;
+                }
+            }
+            for &(r, p, q) in &succ[..count] {
+                if codes.reached(r, u32::from(p)) {
+                    continue;
+                }
+                let occ2 = occ ^ (1u64 << p) ^ (1u64 << q);
+                let region = masks.flood(1u64 << p, masks.all & !occ2);
+                let first = codes.mark(r, region, self.next);
+                if first && (C::EXACT_FIRST || table[r].load(Ordering::Relaxed) == UNREACHED) {
+                    table[r].store(self.next_value, Ordering::Relaxed);
+                }
+                added += 1;
+            }
+        }
+        added
     }
 }
 
@@ -303,45 +459,26 @@ fn build_with<C: Codes>(g: &Geometry, tiles: &[u8]) -> (Vec<u8>, BuildStats) {
         levels: 1,
     };
     const CHUNK: usize = 1 << 14;
+    let fast = has_popcnt();
     let chunks = size.div_ceil(CHUNK);
     for level in 0u32.. {
         let cur = 2 + u64::from(level % 2);
         let next = cur ^ 1;
         let next_value = (level + 1).min(u32::from(UNREACHED - 1)) as u8;
+        let level_ctx = Level {
+            n,
+            k,
+            size,
+            cur,
+            next,
+            next_value,
+            masks: &masks,
+            codes: &codes,
+            table: &table,
+        };
         let added: u64 = (0..chunks)
             .into_par_iter()
-            .map(|ch| {
-                let mut added = 0u64;
-                let mut pos = [0u8; MAX_EXACT_CELLS];
-                for i in ch * CHUNK..(ch * CHUNK + CHUNK).min(size) {
-                    let frontier = codes.cells_with(i, cur);
-                    if frontier == 0 {
-                        continue;
-                    }
-                    codes.close(i, frontier, cur);
-                    let occ = unrank(n, k, i, &mut pos);
-                    for t in 0..k {
-                        let p = pos[t];
-                        let mut targets = masks.adj[p as usize] & frontier;
-                        while targets != 0 {
-                            let q = targets.trailing_zeros() as u8;
-                            targets &= targets - 1;
-                            let r = rank(n, (0..k).map(|j| if j == t { q } else { pos[j] }));
-                            if codes.reached(r, u32::from(p)) {
-                                continue;
-                            }
-                            let occ2 = occ ^ (1u64 << p) ^ (1u64 << q);
-                            let region = masks.flood(1u64 << p, masks.all & !occ2);
-                            codes.mark(r, region, next);
-                            if table[r].load(Ordering::Relaxed) == UNREACHED {
-                                table[r].store(next_value, Ordering::Relaxed);
-                            }
-                            added += 1;
-                        }
-                    }
-                }
-                added
-            })
+            .map(|ch| level_ctx.expand(ch * CHUNK..(ch * CHUNK + CHUNK).min(size), fast))
             .sum();
         if added == 0 {
             break;
