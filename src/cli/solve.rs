@@ -1,17 +1,418 @@
 //! `bench solve`: one board in, its solution out, in the original task's format.
+//!
+//! Exit statuses (documented in README.md, "bench solve"):
+//! - 0: solved; the solution is on stdout.
+//! - 1: the input was rejected (malformed, unsolvable, too large for the exact solvers): one
+//!   JSON object `{"message": "Некорректный формат входных данных", "detail": "..."}` on stdout.
+//! - 2: usage error (bad option, unreadable FILE, heuristic not available for this size): stderr.
+//! - 3: the search stopped at a limit (`--timeout`, `--max-nodes`, `--max-memory-mb`): stderr.
+//! - 4: internal error (a solver returned a solution that does not replay): stderr.
 
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::Args;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use crate::board::{Board, BoardError, Goal, Move, moves_to_string};
+use crate::heuristic::HeuristicKind;
+use crate::input::{self, InputError, MAX_INPUT_BYTES};
+use crate::instances;
+use crate::search::{self, Algorithm, Limits, SolveError, SolveReport, Status};
+
+/// The message of every rejection, the original task's text (kept for compatibility).
+pub const REJECTION_MESSAGE: &str = "Некорректный формат входных данных";
+
+/// Exit status: solved.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: the input was rejected (JSON on stdout).
+pub const EXIT_REJECTED: i32 = 1;
+/// Exit status: usage or I/O error (stderr). Also what clap uses for bad options.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: the search hit a limit before finding a solution (stderr).
+pub const EXIT_LIMIT: i32 = 3;
+/// Exit status: internal error (stderr).
+pub const EXIT_INTERNAL: i32 = 4;
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The boards from the start to the goal (or the blank positions with `--short`).
+    Text,
+    /// One JSON object with the moves and the search statistics.
+    Json,
+}
 
 /// Arguments of `bench solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The board: a JSON matrix or rows of numbers. Reads stdin when absent.
     pub file: Option<PathBuf>,
+    /// The goal layout: blank-last (1, 2, ..., then the blank) or blank-first (the blank, then
+    /// 1, 2, ...) [default: blank-last].
+    #[arg(long, value_name = "GOAL", value_parser = clap::value_parser!(Goal))]
+    pub goal: Option<Goal>,
+    /// Search algorithm: bfs, dijkstra, astar, idastar [default: the fastest optimal solver
+    /// for the board's size, today idastar].
+    #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm))]
+    pub algo: Option<Algorithm>,
+    /// Heuristic: none, misplaced, manhattan, linear-conflict [default: linear-conflict].
+    /// Blind algorithms (bfs, dijkstra) ignore it.
+    #[arg(long, value_name = "H", value_parser = clap::value_parser!(HeuristicKind))]
+    pub heuristic: Option<HeuristicKind>,
+    /// Print only the 1-based positions of the blank along the path, comma-separated.
+    #[arg(long, conflicts_with = "format")]
+    pub short: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Stop the search after this many seconds (fractions allowed); exit status 3.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+    /// Stop the search after this many generated nodes; exit status 3.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop the search before its tables exceed this many MiB; exit status 3.
+    #[arg(long, value_name = "MIB")]
+    pub max_memory_mb: Option<u64>,
+}
+
+/// Parses a non-negative, finite number of seconds.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a number of seconds"))?;
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("{s} is not a valid timeout: expected a finite number >= 0"))
+}
+
+/// A rejected input: what `bench solve` prints as its JSON rejection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejection {
+    /// Always [`REJECTION_MESSAGE`].
+    pub message: &'static str,
+    /// What is wrong, in English.
+    pub detail: String,
+}
+
+impl Rejection {
+    /// A rejection with this detail.
+    pub fn new(detail: impl Into<String>) -> Rejection {
+        Rejection {
+            message: REJECTION_MESSAGE,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl From<InputError> for Rejection {
+    fn from(e: InputError) -> Rejection {
+        Rejection::new(e.to_string())
+    }
+}
+
+impl From<BoardError> for Rejection {
+    fn from(e: BoardError) -> Rejection {
+        Rejection::new(e.to_string())
+    }
+}
+
+/// THE ONE PLACE that decides what kind of input `text` is and reads the board from it.
+///
+/// `goal_arg` is `--goal` if given; otherwise the input's own goal (an instance file names
+/// one) or the default, blank-last. The project's one-instance file format (what
+/// `bench gen --count 1 --out -` writes) is tried first, then a JSON matrix or rows of numbers
+/// ([`input::parse_board`]).
+fn read_board(text: &str, goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejection> {
+    if let Some(parsed) = instances::parse_instance_text(text) {
+        let (board, goal) = parsed.map_err(|e| Rejection::new(e.to_string()))?;
+        return Ok((board, goal_arg.unwrap_or(goal)));
+    }
+    let board = input::parse_board(text)?;
+    Ok((board, goal_arg.unwrap_or_default()))
+}
+
+/// The solver used when `--algo` / `--heuristic` are not given: the fastest optimal one the
+/// project has for this size.
+fn default_solver(_board: &Board) -> (Algorithm, HeuristicKind) {
+    (Algorithm::Idastar, HeuristicKind::LinearConflict)
 }
 
 /// Runs `bench solve`; returns the exit status.
-pub fn run(_args: SolveArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("bench solve is not implemented yet")
+pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
+    let bytes = match read_input(&args) {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(rejection)) => return print_rejection(&rejection),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let (board, goal) = match input::decode(&bytes)
+        .map_err(Rejection::from)
+        .and_then(|text| read_board(text, args.goal))
+    {
+        Ok(found) => found,
+        Err(rejection) => return print_rejection(&rejection),
+    };
+    drop(bytes);
+
+    let (default_algo, default_h) = default_solver(&board);
+    let algorithm = args.algo.unwrap_or(default_algo);
+    let heuristic = args.heuristic.clone().unwrap_or(default_h);
+    let limits = Limits {
+        timeout: args.timeout,
+        max_nodes: args.max_nodes,
+        max_memory_bytes: args.max_memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
+        cancel: None,
+    };
+    let report = match search::solve(&board, goal, algorithm, &heuristic, &limits) {
+        Ok(report) => report,
+        Err(SolveError::Unsolvable(e)) => return print_rejection(&e.into()),
+        Err(e @ SolveError::TooLarge { .. }) => {
+            return print_rejection(&Rejection::new(e.to_string()));
+        }
+        Err(e @ SolveError::Heuristic(_)) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_USAGE);
+        }
+        Err(e @ SolveError::InvalidSolution { .. }) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INTERNAL);
+        }
+    };
+    let moves = match (&report.status, &report.moves) {
+        (Status::Solved, Some(moves)) => moves,
+        (status, _) => {
+            eprintln!("error: {}", limit_message(*status, &args, &report));
+            return Ok(EXIT_LIMIT);
+        }
+    };
+    let path = SolutionPath::replay(&board, moves);
+    let used_h = if algorithm.is_blind() {
+        HeuristicKind::None
+    } else {
+        heuristic
+    };
+    let out = match (args.format, args.short) {
+        (Format::Json, _) => {
+            let json = JsonSolution::new(&board, goal, algorithm, &used_h, &report, moves, &path);
+            let mut s = serde_json::to_string(&json).context("encoding the solution as JSON")?;
+            s.push('\n');
+            s
+        }
+        (Format::Text, true) => path.short(),
+        (Format::Text, false) => path.boards(),
+    };
+    write_stdout(&out)?;
+    Ok(EXIT_OK)
+}
+
+/// Reads the input bytes: `Ok(Err(..))` is a rejection of the content (too long), `Err` a
+/// usage or I/O problem (FILE missing or unreadable).
+fn read_input(args: &SolveArgs) -> anyhow::Result<Result<Vec<u8>, Rejection>> {
+    let read = match &args.file {
+        Some(path) => {
+            let file =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            input::read_limited(file, MAX_INPUT_BYTES)
+        }
+        None => {
+            let stdin = io::stdin();
+            if stdin.is_terminal() {
+                eprintln!("bench solve: reading a board from stdin (end it with Ctrl-D)");
+            }
+            input::read_limited(stdin.lock(), MAX_INPUT_BYTES)
+        }
+    };
+    match read {
+        Ok(bytes) => Ok(Ok(bytes)),
+        Err(InputError::Io(e)) => {
+            let what = match &args.file {
+                Some(path) => path.display().to_string(),
+                None => "stdin".to_string(),
+            };
+            anyhow::bail!("cannot read {what}: {e}")
+        }
+        Err(e) => Ok(Err(e.into())),
+    }
+}
+
+/// Prints the rejection object on stdout; returns [`EXIT_REJECTED`].
+fn print_rejection(rejection: &Rejection) -> anyhow::Result<i32> {
+    let mut s = serde_json::to_string(rejection).context("encoding the rejection as JSON")?;
+    s.push('\n');
+    write_stdout(&s)?;
+    Ok(EXIT_REJECTED)
+}
+
+/// Writes `s` to stdout; a closed pipe (`| head`) is not an error.
+fn write_stdout(s: &str) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("writing to stdout"),
+        _ => Ok(()),
+    }
+}
+
+/// What to say when the search stopped without a solution.
+fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> String {
+    let spent = format!(
+        "after {:.3} s and {} generated nodes",
+        report.search_time.as_secs_f64(),
+        report.stats.generated
+    );
+    match status {
+        Status::Timeout => format!(
+            "timeout: no solution within --timeout {} s (stopped {spent})",
+            args.timeout.map_or(0.0, |t| t.as_secs_f64())
+        ),
+        Status::NodeLimit => format!(
+            "node limit: no solution within --max-nodes {} (stopped {spent})",
+            args.max_nodes.unwrap_or(0)
+        ),
+        Status::MemoryLimit => format!(
+            "memory limit: the search would need more than --max-memory-mb {} MiB (stopped \
+             {spent})",
+            args.max_memory_mb.unwrap_or(0)
+        ),
+        Status::Cancelled => format!("cancelled (stopped {spent})"),
+        Status::Solved => format!("the search reported no moves (stopped {spent})"),
+    }
+}
+
+/// The boards along a solution, start and goal included.
+struct SolutionPath {
+    boards: Vec<Board>,
+}
+
+impl SolutionPath {
+    /// Replays `moves` (already checked by `search::solve`) from `start`.
+    fn replay(start: &Board, moves: &[Move]) -> SolutionPath {
+        let mut boards = Vec::with_capacity(moves.len() + 1);
+        let mut b = start.clone();
+        boards.push(b.clone());
+        for &m in moves {
+            let legal = b.apply(m);
+            debug_assert!(legal, "search::solve replays every solution");
+            boards.push(b.clone());
+        }
+        SolutionPath { boards }
+    }
+
+    /// 1-based row-major positions of the blank, start included.
+    fn blank_positions(&self) -> Vec<usize> {
+        self.boards.iter().map(|b| b.blank() + 1).collect()
+    }
+
+    /// `--short`: the blank positions, comma-separated, and a newline.
+    fn short(&self) -> String {
+        let mut s = self
+            .blank_positions()
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        s.push('\n');
+        s
+    }
+
+    /// The default output: every board as rows of space-separated numbers, one blank line
+    /// between boards.
+    fn boards(&self) -> String {
+        let mut s = String::new();
+        for (i, b) in self.boards.iter().enumerate() {
+            if i > 0 {
+                s.push('\n');
+            }
+            s.push_str(&b.to_string());
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// `--format json`.
+#[derive(Serialize)]
+struct JsonSolution {
+    rows: usize,
+    cols: usize,
+    goal: Goal,
+    moves: String,
+    length: usize,
+    blank_positions: Vec<usize>,
+    algorithm: String,
+    heuristic: String,
+    optimal: bool,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    peak_stored_nodes: u64,
+    initial_h: Option<u32>,
+    iterations: Option<u32>,
+    search_ms: f64,
+    setup_ms: f64,
+}
+
+impl JsonSolution {
+    fn new(
+        board: &Board,
+        goal: Goal,
+        algorithm: Algorithm,
+        heuristic: &HeuristicKind,
+        report: &SolveReport,
+        moves: &[Move],
+        path: &SolutionPath,
+    ) -> JsonSolution {
+        JsonSolution {
+            rows: board.rows(),
+            cols: board.cols(),
+            goal,
+            moves: moves_to_string(moves),
+            length: moves.len(),
+            blank_positions: path.blank_positions(),
+            algorithm: algorithm.to_string(),
+            heuristic: heuristic.to_string(),
+            optimal: report.optimal,
+            nodes_expanded: report.stats.expanded,
+            nodes_generated: report.stats.generated,
+            peak_stored_nodes: report.stats.stored_peak,
+            initial_h: report.initial_h,
+            iterations: report.stats.iterations,
+            search_ms: millis(report.search_time),
+            setup_ms: millis(report.setup_time),
+        }
+    }
+}
+
+/// A duration in milliseconds, to the microsecond.
+fn millis(d: Duration) -> f64 {
+    d.as_micros() as f64 / 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("0.2"), Ok(Duration::from_millis(200)));
+        assert_eq!(parse_seconds("3"), Ok(Duration::from_secs(3)));
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("nan").is_err());
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds("x").is_err());
+    }
+
+    #[test]
+    fn rejection_json_shape() {
+        let s = serde_json::to_string(&Rejection::new("empty input")).unwrap();
+        assert_eq!(
+            s,
+            "{\"message\":\"Некорректный формат входных данных\",\"detail\":\"empty input\"}"
+        );
+    }
 }

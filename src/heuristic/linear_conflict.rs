@@ -9,7 +9,8 @@
 //!
 //! Incrementally: a move shifts one tile across a line boundary (a horizontal move changes its
 //! column, a vertical one its row), and only a line the tile belongs to can change its count.
-//! So each move recomputes at most one line, twice (with and without the tile).
+//! So each move looks at most one line: one scan builds the line's code after the move, the
+//! code before differs in one digit, and a table gives both counts.
 
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 
@@ -23,12 +24,25 @@ pub struct LinearConflict {
     cols: usize,
     goal_row: [u8; MAX_EXACT_CELLS],
     goal_col: [u8; MAX_EXACT_CELLS],
+    /// Removal counts of a row, indexed by its code (see [`LineTable`]).
+    row_table: LineTable,
+    /// Removal counts of a column.
+    col_table: LineTable,
 }
 
-/// No cell is overridden.
-const NO_CELL: usize = usize::MAX;
+/// The digit of a cell whose tile does not belong to the line (or the blank). In a table
+/// code it is stored as 7 (`NONE & 7`), which no goal position reaches in lines of <= 7 cells.
+const NONE: u32 = 0xFF;
 
-/// The length of a longest strictly increasing subsequence of `seq` (at most 8 entries).
+/// Lines of up to 7 cells are looked up: a line's code has 3 bits a cell, the tile's goal
+/// position along the line or [`NONE`], so the table has `8^len` entries (2 MiB at most).
+/// Longer lines (8 x 8 boards) fall back to computing the subsequence.
+#[derive(Debug, Clone)]
+struct LineTable {
+    removals: Option<Box<[u8]>>,
+}
+
+/// The length of a longest strictly increasing subsequence of `seq`.
 #[inline]
 fn lis(seq: &[u8]) -> u32 {
     let mut tails = [0u8; MAX_EXACT_CELLS];
@@ -44,6 +58,39 @@ fn lis(seq: &[u8]) -> u32 {
         }
     }
     len as u32
+}
+
+/// Tiles to remove from a line whose cells carry `digits` (goal positions or [`NONE`]).
+fn removals_of_digits(digits: impl Iterator<Item = u32>) -> u32 {
+    let mut seq = [0u8; MAX_EXACT_CELLS];
+    let mut k = 0;
+    for d in digits {
+        if d != NONE {
+            seq[k] = d as u8;
+            k += 1;
+        }
+    }
+    k as u32 - lis(&seq[..k])
+}
+
+impl LineTable {
+    fn new(len: usize) -> LineTable {
+        if len > 7 {
+            return LineTable { removals: None };
+        }
+        let size = 1usize << (3 * len);
+        let table = (0..size)
+            .map(|code| {
+                removals_of_digits((0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
+                    7 => NONE,
+                    d => d,
+                })) as u8
+            })
+            .collect();
+        LineTable {
+            removals: Some(table),
+        }
+    }
 }
 
 impl LinearConflict {
@@ -62,53 +109,100 @@ impl LinearConflict {
             cols: g.cols,
             goal_row,
             goal_col,
+            row_table: LineTable::new(g.cols),
+            col_table: LineTable::new(g.rows),
         }
     }
 
-    /// Tiles to remove from row `r` so the rest are in goal order; cell `ov_cell` is read as
-    /// holding `ov_tile` instead of its content.
-    #[inline]
-    fn row_removals(&self, tiles: &Tiles, r: usize, ov_cell: usize, ov_tile: u8) -> u32 {
-        let mut seq = [0u8; MAX_EXACT_CELLS];
-        let mut k = 0;
+    /// The digit of tile `t` in row `r`: its goal column if it belongs to the row.
+    #[inline(always)]
+    fn row_digit(&self, t: u8, r: usize) -> u32 {
+        let t = t as usize & 63;
+        if t != 0 && self.goal_row[t] as usize == r {
+            u32::from(self.goal_col[t])
+        } else {
+            NONE
+        }
+    }
+
+    /// The digit of tile `t` in column `c`: its goal row if it belongs to the column.
+    #[inline(always)]
+    fn col_digit(&self, t: u8, c: usize) -> u32 {
+        let t = t as usize & 63;
+        if t != 0 && self.goal_col[t] as usize == c {
+            u32::from(self.goal_row[t])
+        } else {
+            NONE
+        }
+    }
+
+    /// Removals of row `r` after and before a change of the digit at position `at` to
+    /// `before_digit`: one scan of the line serves both.
+    #[inline(always)]
+    fn row_change(&self, tiles: &Tiles, r: usize, at: usize, before_digit: u32) -> (u32, u32) {
         let first = r * self.cols;
-        for (cell, &here) in tiles.iter().enumerate().skip(first).take(self.cols) {
-            let t = if cell == ov_cell { ov_tile } else { here };
-            if t != 0 && self.goal_row[t as usize & 63] as usize == r {
-                seq[k] = self.goal_col[t as usize & 63];
-                k += 1;
+        let line = &tiles[first..first + self.cols];
+        match &self.row_table.removals {
+            Some(table) => {
+                let mut code = 0usize;
+                for (i, &t) in line.iter().enumerate() {
+                    code |= (self.row_digit(t, r) as usize & 7) << (3 * i);
+                }
+                let before = (code & !(7 << (3 * at))) | (before_digit as usize & 7) << (3 * at);
+                (u32::from(table[code]), u32::from(table[before]))
+            }
+            None => {
+                let after = removals_of_digits(line.iter().map(|&t| self.row_digit(t, r)));
+                let before = removals_of_digits(line.iter().enumerate().map(|(i, &t)| {
+                    if i == at {
+                        before_digit
+                    } else {
+                        self.row_digit(t, r)
+                    }
+                }));
+                (after, before)
             }
         }
-        k as u32 - lis(&seq[..k])
     }
 
-    /// As [`Self::row_removals`], for column `c`.
-    #[inline]
-    fn col_removals(&self, tiles: &Tiles, c: usize, ov_cell: usize, ov_tile: u8) -> u32 {
-        let mut seq = [0u8; MAX_EXACT_CELLS];
-        let mut k = 0;
-        for r in 0..self.rows {
-            let cell = r * self.cols + c;
-            let t = if cell == ov_cell {
-                ov_tile
-            } else {
-                tiles[cell]
-            };
-            if t != 0 && self.goal_col[t as usize & 63] as usize == c {
-                seq[k] = self.goal_row[t as usize & 63];
-                k += 1;
+    /// As [`Self::row_change`], for column `c`.
+    #[inline(always)]
+    fn col_change(&self, tiles: &Tiles, c: usize, at: usize, before_digit: u32) -> (u32, u32) {
+        let digit = |i: usize| self.col_digit(tiles[(i * self.cols + c) & 63], c);
+        match &self.col_table.removals {
+            Some(table) => {
+                let mut code = 0usize;
+                for i in 0..self.rows {
+                    code |= (digit(i) as usize & 7) << (3 * i);
+                }
+                let before = (code & !(7 << (3 * at))) | (before_digit as usize & 7) << (3 * at);
+                (u32::from(table[code]), u32::from(table[before]))
+            }
+            None => {
+                let after = removals_of_digits((0..self.rows).map(digit));
+                let before = removals_of_digits(
+                    (0..self.rows).map(|i| if i == at { before_digit } else { digit(i) }),
+                );
+                (after, before)
             }
         }
-        k as u32 - lis(&seq[..k])
     }
 
     /// The conflict part alone (the estimate minus Manhattan), from scratch.
     pub fn conflicts(&self, tiles: &Tiles) -> u32 {
         let rows: u32 = (0..self.rows)
-            .map(|r| self.row_removals(tiles, r, NO_CELL, 0))
+            .map(|r| {
+                removals_of_digits(
+                    (0..self.cols).map(|i| self.row_digit(tiles[r * self.cols + i], r)),
+                )
+            })
             .sum();
         let cols: u32 = (0..self.cols)
-            .map(|c| self.col_removals(tiles, c, NO_CELL, 0))
+            .map(|c| {
+                removals_of_digits(
+                    (0..self.rows).map(|i| self.col_digit(tiles[i * self.cols + c], c)),
+                )
+            })
             .sum();
         2 * (rows + cols)
     }
@@ -123,36 +217,33 @@ impl Heuristic for LinearConflict {
 
     #[inline(always)]
     fn update(&self, tiles: &Tiles, tile: u8, from: usize, to: usize, h: u32, _: ()) -> (u32, ()) {
-        let mut h = self.manhattan.update(tiles, tile, from, to, h, ()).0;
+        let h = self.manhattan.update(tiles, tile, from, to, h, ()).0;
         let (fr, fc) = (from / self.cols, from % self.cols);
         let (tr, tc) = (to / self.cols, to % self.cols);
         let t = tile as usize & 63;
-        if fr == tr {
-            // Horizontal: the tile leaves column fc and enters column tc.
+        let (after, before) = if fr == tr {
+            // Horizontal: the tile leaves column fc (its cell there is now the blank's) and
+            // enters column tc, at row fr in both.
             let home = self.goal_col[t] as usize;
             if home == fc {
-                let before = self.col_removals(tiles, fc, from, tile);
-                let after = self.col_removals(tiles, fc, NO_CELL, 0);
-                h = h + 2 * after - 2 * before;
+                self.col_change(tiles, fc, fr, u32::from(self.goal_row[t]))
             } else if home == tc {
-                let before = self.col_removals(tiles, tc, to, 0);
-                let after = self.col_removals(tiles, tc, NO_CELL, 0);
-                h = h + 2 * after - 2 * before;
+                self.col_change(tiles, tc, fr, NONE)
+            } else {
+                return (h, ());
             }
         } else {
-            // Vertical: the tile leaves row fr and enters row tr.
+            // Vertical: the tile leaves row fr and enters row tr, at column fc in both.
             let home = self.goal_row[t] as usize;
             if home == fr {
-                let before = self.row_removals(tiles, fr, from, tile);
-                let after = self.row_removals(tiles, fr, NO_CELL, 0);
-                h = h + 2 * after - 2 * before;
+                self.row_change(tiles, fr, fc, u32::from(self.goal_col[t]))
             } else if home == tr {
-                let before = self.row_removals(tiles, tr, to, 0);
-                let after = self.row_removals(tiles, tr, NO_CELL, 0);
-                h = h + 2 * after - 2 * before;
+                self.row_change(tiles, tr, fc, NONE)
+            } else {
+                return (h, ());
             }
-        }
-        (h, ())
+        };
+        (h + 2 * after - 2 * before, ())
     }
 }
 

@@ -8,27 +8,129 @@
 //!   A node whose g improves is pushed again and its stale entry skipped when popped.
 //! - The goal test happens when a node is taken off the open list (expanded), which is what
 //!   makes the result optimal with an admissible heuristic.
+//! - As in IDA*, the move straight back to the parent is not generated (it can only lead to a
+//!   state already stored with a smaller g); the arriving move is kept in two spare bits of g.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::mem::size_of;
 
 use hashbrown::HashTable;
 
 use crate::board::Move;
+
 use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::{with_heuristic, with_packed};
 
 use super::packed::Packed;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
-/// One stored state.
+/// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
 struct Node<P, M> {
     state: P,
     parent: u32,
-    g: u16,
+    /// g in the low 14 bits; the top 2 bits hold the index (in Korf's order) of the move that
+    /// reached this node, so that expansion can skip the move straight back to the parent
+    /// without touching the parent's node.
+    g_arrival: u16,
     h: u16,
     memo: M,
+}
+
+impl<P, M> Node<P, M> {
+    #[inline]
+    fn g(&self) -> usize {
+        usize::from(self.g_arrival & 0x3FFF)
+    }
+
+    #[inline]
+    fn arrival(&self) -> usize {
+        usize::from(self.g_arrival >> 14)
+    }
+}
+
+/// The index of a move in Korf's order (up, left, right, down).
+#[inline]
+fn korf_index(m: Move) -> usize {
+    match m {
+        Move::Up => 0,
+        Move::Left => 1,
+        Move::Right => 2,
+        Move::Down => 3,
+    }
+}
+
+/// Packs g and the arriving move's index into [`Node::g_arrival`].
+#[inline]
+fn g_arrival(g: usize, arrival: Move) -> u16 {
+    (g as u16 & 0x3FFF) | ((korf_index(arrival) as u16) << 14)
+}
+
+/// The index (in Korf's order) of the move that undoes the move of index `k`.
+#[inline]
+fn inverse_index(k: usize) -> usize {
+    3 - k
+}
+
+/// What orders the open list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Priority {
+    /// f = g + h (A*; uniform-cost search with the zero heuristic).
+    Astar,
+    /// f = g + W h, W in hundredths (weighted A*).
+    Weighted(u32),
+    /// f = h (greedy best-first).
+    Greedy,
+}
+
+impl Priority {
+    /// The key a node is queued under (smaller first).
+    #[inline]
+    fn key(self, g: usize, h: u32) -> usize {
+        match self {
+            Priority::Astar => g + h as usize,
+            Priority::Weighted(w) => 100 * g + w as usize * h as usize,
+            Priority::Greedy => h as usize,
+        }
+    }
+}
+
+/// An open list: smallest key first, ties to the larger g.
+pub(crate) trait OpenList: Default {
+    /// Queues node `idx` with its key and g.
+    fn push(&mut self, key: usize, g: usize, idx: u32);
+    /// Takes an entry of smallest key, largest g: `(g, idx)`.
+    fn pop(&mut self) -> Option<(usize, u32)>;
+    /// Entries waiting.
+    fn len(&self) -> usize;
+    /// Bytes an entry takes.
+    const ENTRY_BYTES: u64;
+}
+
+/// A binary heap for keys that are not small integers (weighted A*, greedy).
+#[derive(Default)]
+pub(crate) struct HeapQueue {
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl OpenList for HeapQueue {
+    const ENTRY_BYTES: u64 = 16;
+    #[inline]
+    fn push(&mut self, key: usize, g: usize, idx: u32) {
+        let packed = ((key as u64) << 16) | (0xFFFF - g as u64);
+        self.heap.push(Reverse((packed, idx)));
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<(usize, u32)> {
+        self.heap
+            .pop()
+            .map(|Reverse((packed, idx))| ((0xFFFF - (packed & 0xFFFF)) as usize, idx))
+    }
+    fn len(&self) -> usize {
+        self.heap.len()
+    }
 }
 
 /// Open list: `buckets[f][g]` holds node indices; `top[f]` is an upper bound on the highest
@@ -41,8 +143,10 @@ pub(crate) struct BucketQueue {
     len: usize,
 }
 
-impl BucketQueue {
-    pub(crate) fn push(&mut self, f: usize, g: usize, idx: u32) {
+impl OpenList for BucketQueue {
+    const ENTRY_BYTES: u64 = 4;
+
+    fn push(&mut self, f: usize, g: usize, idx: u32) {
         if self.buckets.len() <= f {
             self.buckets.resize_with(f + 1, Vec::new);
             self.top.resize(f + 1, 0);
@@ -57,8 +161,7 @@ impl BucketQueue {
         self.len += 1;
     }
 
-    /// Takes an entry of lowest f, highest g: `(f, g, index)`.
-    pub(crate) fn pop(&mut self) -> Option<(usize, usize, u32)> {
+    fn pop(&mut self) -> Option<(usize, u32)> {
         if self.len == 0 {
             return None;
         }
@@ -70,7 +173,7 @@ impl BucketQueue {
                 if let Some(idx) = row.get_mut(g).and_then(Vec::pop) {
                     self.top[f] = g;
                     self.len -= 1;
-                    return Some((f, g, idx));
+                    return Some((g, idx));
                 }
                 if g == 0 {
                     break;
@@ -82,33 +185,44 @@ impl BucketQueue {
         }
     }
 
-    /// Entries waiting.
-    pub(crate) fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.len
     }
 }
 
-/// Runs A* from `start` with the built heuristic (uniform-cost search with `Built::Zero`).
+/// Runs best-first search from `start` with the built heuristic, ordered by `priority`:
+/// A* (uniform-cost search with `Built::Zero`), weighted A* or greedy.
 pub(crate) fn run(
     geometry: &Geometry,
     start: &Tiles,
     built: &Built,
     limits: &Limits,
+    priority: Priority,
 ) -> RawOutcome {
-    with_packed!(geometry.cells, P => with_heuristic!(built, h => run_with::<P, _>(geometry, start, h, limits)))
+    with_packed!(geometry.cells, P => with_heuristic!(built, h => {
+        if priority == Priority::Astar {
+            run_with::<P, _, BucketQueue>(geometry, start, h, limits, priority)
+        } else {
+            run_with::<P, _, HeapQueue>(geometry, start, h, limits, priority)
+        }
+    }))
 }
 
-fn run_with<P: Packed, H: Heuristic>(
+/// The closed flag, kept in the top bit of [`Node::h`].
+const CLOSED: u16 = 0x8000;
+
+fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
     geometry: &Geometry,
     start: &Tiles,
     heuristic: &H,
     limits: &Limits,
+    priority: Priority,
 ) -> RawOutcome {
     let cells = geometry.cells;
     let mut budget = Budget::new(limits);
     let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(1024);
     let mut table: HashTable<u32> = HashTable::with_capacity(1024);
-    let mut open = BucketQueue::default();
+    let mut open = Q::default();
     let mut stats = SearchStats::default();
 
     let (h0, memo0) = heuristic.init(start);
@@ -116,30 +230,32 @@ fn run_with<P: Packed, H: Heuristic>(
     nodes.push(Node {
         state: root,
         parent: u32::MAX,
-        g: 0,
+        g_arrival: 0,
         h: h0 as u16,
         memo: memo0,
     });
     table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
-    open.push(h0 as usize, 0, 0);
+    open.push(priority.key(0, h0), 0, 0);
     stats.generated = 1;
 
     let node_bytes = size_of::<Node<P, H::Memo>>() as u64;
-    let memory = |nodes: &Vec<Node<P, H::Memo>>, table: &HashTable<u32>, open: &BucketQueue| {
+    let memory = |nodes: &Vec<Node<P, H::Memo>>, table: &HashTable<u32>, open: &Q| {
         nodes.capacity() as u64 * node_bytes
             + table.capacity() as u64 * 8 / 7 * (size_of::<u32>() as u64 + 1)
-            + open.len() as u64 * size_of::<u32>() as u64
+            + open.len() as u64 * Q::ENTRY_BYTES
     };
 
     let mut status = None;
     let mut goal_index = None;
-    'search: while let Some((_, g, idx)) = open.pop() {
+    'search: while let Some((g, idx)) = open.pop() {
         let node = nodes[idx as usize];
-        if node.g as usize != g {
-            continue; // a stale entry: this node was reached more cheaply since
+        if node.g() != g || node.h & CLOSED != 0 {
+            continue; // a stale entry: reached more cheaply since, or already expanded
         }
+        nodes[idx as usize].h |= CLOSED;
+        let h = u32::from(node.h);
         let mut tiles = node.state.unpack(cells);
-        if node.h == 0 && geometry.is_goal(&tiles) {
+        if h == 0 && geometry.is_goal(&tiles) {
             goal_index = Some(idx);
             status = Some(Status::Solved);
             break;
@@ -147,7 +263,16 @@ fn run_with<P: Packed, H: Heuristic>(
         stats.expanded += 1;
         let blank = geometry.blank_of(&tiles);
         let child_g = g + 1;
+        if child_g > 0x3FFF {
+            status = Some(Status::NodeLimit); // deeper than any stored g can say
+            break;
+        }
+        let back = (node.parent != u32::MAX).then(|| inverse_index(node.arrival()));
         for k in 0..geometry.neighbour_count[blank] as usize {
+            let mv = geometry.neighbour_move[blank][k];
+            if Some(korf_index(mv)) == back {
+                continue;
+            }
             let next = geometry.neighbours[blank][k] as usize;
             stats.generated += 1;
             if stats.generated >= budget.next_check
@@ -163,11 +288,14 @@ fn run_with<P: Packed, H: Heuristic>(
             let hash = state.hash64();
             match table.find(hash, |&i| nodes[i as usize].state == state) {
                 Some(&i) => {
+                    // A better path to a queued node: requeue it. A closed node is not
+                    // reopened (with a consistent heuristic A* never needs to; weighted
+                    // A* keeps its W bound without reopening).
                     let old = &mut nodes[i as usize];
-                    if (old.g as usize) > child_g {
-                        old.g = child_g as u16;
+                    if old.g() > child_g && old.h & CLOSED == 0 {
+                        old.g_arrival = g_arrival(child_g, mv);
                         old.parent = idx;
-                        open.push(child_g + old.h as usize, child_g, i);
+                        open.push(priority.key(child_g, old.h.into()), child_g, i);
                     }
                 }
                 None => {
@@ -180,18 +308,17 @@ fn run_with<P: Packed, H: Heuristic>(
                             break 'search;
                         }
                     }
-                    let (h, memo) =
-                        heuristic.update(&tiles, tile, next, blank, node.h.into(), node.memo);
+                    let (h, memo) = heuristic.update(&tiles, tile, next, blank, h, node.memo);
                     let i = nodes.len() as u32;
                     nodes.push(Node {
                         state,
                         parent: idx,
-                        g: child_g as u16,
+                        g_arrival: g_arrival(child_g, mv),
                         h: h as u16,
                         memo,
                     });
                     table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
-                    open.push(child_g + h as usize, child_g, i);
+                    open.push(priority.key(child_g, h), child_g, i);
                 }
             }
             tiles[next] = tile;
@@ -201,28 +328,15 @@ fn run_with<P: Packed, H: Heuristic>(
     stats.stored_peak = nodes.len() as u64;
     stats.memory_bytes = memory(&nodes, &table, &open);
     let status = status.unwrap_or(Status::NodeLimit);
-    let moves = goal_index.map(|i| path_to(geometry, &nodes, i));
+    let moves = goal_index.map(|i| {
+        trace_back(geometry, i, |j| {
+            let n = &nodes[j as usize];
+            (n.state, n.parent)
+        })
+    });
     RawOutcome {
         status,
         moves,
         stats,
     }
-}
-
-/// The moves from the root to node `i`, following parent links.
-fn path_to<P: Packed, M>(geometry: &Geometry, nodes: &[Node<P, M>], mut i: u32) -> Vec<Move> {
-    let mut blanks = Vec::new();
-    loop {
-        let n = &nodes[i as usize];
-        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
-        if n.parent == u32::MAX {
-            break;
-        }
-        i = n.parent;
-    }
-    blanks.reverse();
-    blanks
-        .windows(2)
-        .map(|w| geometry.move_between(w[0], w[1]))
-        .collect()
 }

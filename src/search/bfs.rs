@@ -8,17 +8,19 @@ use std::mem::size_of;
 
 use hashbrown::HashTable;
 
-use crate::board::Move;
 use crate::geometry::{Geometry, Tiles};
 use crate::with_packed;
 
 use super::packed::Packed;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 #[derive(Clone, Copy)]
 struct Node<P> {
     state: P,
     parent: u32,
+    /// The cell the blank left to reach this node (`u8::MAX` at the root): the move back
+    /// there is not generated.
+    came_from: u8,
 }
 
 /// Runs BFS from `start`.
@@ -40,6 +42,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     nodes.push(Node {
         state: root,
         parent: u32::MAX,
+        came_from: u8::MAX,
     });
     table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
 
@@ -60,6 +63,9 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
         stats.expanded += 1;
         for k in 0..geometry.neighbour_count[blank] as usize {
             let next = geometry.neighbours[blank][k] as usize;
+            if next == usize::from(node.came_from) {
+                continue;
+            }
             stats.generated += 1;
             if stats.generated >= budget.next_check
                 && let Some(s) = budget.check(stats.generated)
@@ -82,7 +88,11 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
                 break 'search;
             }
             let i = nodes.len() as u32;
-            nodes.push(Node { state, parent });
+            nodes.push(Node {
+                state,
+                parent,
+                came_from: blank as u8,
+            });
             table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
             if state == goal {
                 found = Some(i);
@@ -93,28 +103,16 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     }
     stats.stored_peak = nodes.len() as u64;
     stats.memory_bytes = memory(&nodes, &table);
-    let moves = found.map(|i| path_to(geometry, &nodes, i));
+    let moves = found.map(|i| {
+        trace_back(geometry, i, |j| {
+            let n = &nodes[j as usize];
+            (n.state, n.parent)
+        })
+    });
     RawOutcome {
         // An exhausted queue cannot happen on a solvable board.
         status: status.unwrap_or(Status::NodeLimit),
         moves,
         stats,
     }
-}
-
-fn path_to<P: Packed>(geometry: &Geometry, nodes: &[Node<P>], mut i: u32) -> Vec<Move> {
-    let mut blanks = Vec::new();
-    loop {
-        let n = &nodes[i as usize];
-        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
-        if n.parent == u32::MAX {
-            break;
-        }
-        i = n.parent;
-    }
-    blanks.reverse();
-    blanks
-        .windows(2)
-        .map(|w| geometry.move_between(w[0], w[1]))
-        .collect()
 }

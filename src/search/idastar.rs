@@ -2,58 +2,61 @@
 //!
 //! The position is changed in place (one swap per move and one undo), successors come from the
 //! geometry's per-cell lists in Korf's order, the move back to the parent is never generated,
-//! and nothing is allocated per node: the path lives in a buffer sized once per iteration.
+//! and nothing is allocated or written per node beyond the position itself: the path is
+//! collected only while the recursion unwinds from the goal.
 
-use crate::board::Move;
 use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
-
-/// What one depth-first probe ended with.
-enum Probe {
-    Found,
-    NotFound,
-    Stopped(Status),
-}
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
 
 /// The mutable state of one IDA* run.
-struct Ida<'a, H: Heuristic> {
+struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
     geometry: &'a Geometry,
     heuristic: &'a H,
     tiles: Tiles,
+    /// The f-bound of this iteration; f = g + h, or 100 g + W h (W in hundredths) when
+    /// `WEIGHTED`.
     bound: u32,
     next_bound: u32,
-    /// `path[d]`: the blank's cell after `d` moves.
+    weight: u32,
+    /// The blank's cells from the goal back to the root, filled while the recursion unwinds
+    /// from a found goal (so nothing is written per node on the way down).
     path: Vec<u8>,
     generated: u64,
     expanded: u64,
     max_depth: u64,
-    /// The depth of the goal, once found.
-    solution_length: usize,
+    /// Set when a limit stops the search; the recursion then unwinds without a path.
+    stopped: Option<Status>,
     budget: Budget,
 }
 
-impl<H: Heuristic> Ida<'_, H> {
-    /// Searches below the node reached after `g` moves with the blank on `blank`, having
-    /// arrived from `parent` (or `usize::MAX` at the root).
-    fn probe(&mut self, blank: usize, parent: usize, g: u32, h: u32, memo: H::Memo) -> Probe {
-        let f = g + h;
-        if f > self.bound {
-            if f < self.next_bound {
-                self.next_bound = f;
-            }
-            return Probe::NotFound;
+impl<H: Heuristic, const WEIGHTED: bool> Ida<'_, H, WEIGHTED> {
+    #[inline(always)]
+    fn f(&self, g: u32, h: u32) -> u32 {
+        if WEIGHTED {
+            100 * g + self.weight * h
+        } else {
+            g + h
         }
+    }
+
+    /// Searches below a node with f <= bound, reached after `g` moves with the blank on
+    /// `blank`, arrived at from `parent` (`usize::MAX` at the root). Returns `true` when the
+    /// recursion must unwind: the goal was found (path collected) or a limit stopped it.
+    ///
+    /// Children over the bound are counted as generated and pruned here, in the parent,
+    /// rather than in a call of their own: half of all generated nodes are such leaves.
+    fn probe(&mut self, blank: usize, parent: usize, g: u32, h: u32, memo: H::Memo) -> bool {
         if h == 0 && self.geometry.is_goal(&self.tiles) {
-            self.solution_length = g as usize;
-            return Probe::Found;
+            self.path.push(blank as u8);
+            return true;
         }
         self.expanded += 1;
-        let depth = g as usize + 1;
-        if depth as u64 > self.max_depth {
-            self.max_depth = depth as u64;
+        let child_depth = u64::from(g) + 2;
+        if child_depth > self.max_depth {
+            self.max_depth = child_depth;
         }
         let n = self.geometry.neighbour_count[blank & 63] as usize;
         for k in 0..n {
@@ -65,7 +68,8 @@ impl<H: Heuristic> Ida<'_, H> {
             if self.generated >= self.budget.next_check
                 && let Some(s) = self.budget.check(self.generated)
             {
-                return Probe::Stopped(s);
+                self.stopped = Some(s);
+                return true;
             }
             let tile = self.tiles[next & 63];
             self.tiles[blank & 63] = tile;
@@ -73,68 +77,76 @@ impl<H: Heuristic> Ida<'_, H> {
             let (h2, memo2) = self
                 .heuristic
                 .update(&self.tiles, tile, next, blank, h, memo);
-            self.path[depth] = next as u8;
-            let r = self.probe(next, blank, g + 1, h2, memo2);
-            if !matches!(r, Probe::NotFound) {
-                return r;
+            let f2 = self.f(g + 1, h2);
+            if f2 > self.bound {
+                if f2 < self.next_bound {
+                    self.next_bound = f2;
+                }
+            } else if self.probe(next, blank, g + 1, h2, memo2) {
+                if self.stopped.is_none() {
+                    self.path.push(blank as u8);
+                }
+                return true;
             }
             self.tiles[next & 63] = tile;
             self.tiles[blank & 63] = 0;
         }
-        Probe::NotFound
+        false
     }
 }
 
-/// Runs IDA* from `start` with the built heuristic.
+/// Runs IDA* from `start` with the built heuristic; with `weight` (in hundredths) weighted
+/// IDA*, whose f = g + W h makes solutions at most W times longer than optimal.
 pub(crate) fn run(
     geometry: &Geometry,
     start: &Tiles,
     built: &Built,
     limits: &Limits,
+    weight: Option<u32>,
 ) -> RawOutcome {
-    with_heuristic!(built, h => run_with(geometry, start, h, limits))
+    with_heuristic!(built, h => match weight {
+        None => run_with::<_, false>(geometry, start, h, limits, 100),
+        Some(w) => run_with::<_, true>(geometry, start, h, limits, w),
+    })
 }
 
-fn run_with<H: Heuristic>(
+fn run_with<H: Heuristic, const WEIGHTED: bool>(
     geometry: &Geometry,
     start: &Tiles,
     heuristic: &H,
     limits: &Limits,
+    weight: u32,
 ) -> RawOutcome {
     let (h0, memo0) = heuristic.init(start);
     let blank = geometry.blank_of(start);
-    let mut ida = Ida {
+    let mut ida = Ida::<H, WEIGHTED> {
         geometry,
         heuristic,
         tiles: *start,
-        bound: h0,
+        bound: 0,
         next_bound: u32::MAX,
+        weight,
         path: Vec::new(),
         generated: 0,
         expanded: 0,
         max_depth: 1,
-        solution_length: 0,
+        stopped: None,
         budget: Budget::new(limits),
     };
+    ida.bound = ida.f(0, h0);
     let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
     let status = loop {
         iterations += 1;
         ida.next_bound = u32::MAX;
-        ida.path.clear();
-        ida.path.resize(ida.bound as usize + 2, 0);
-        ida.path[0] = blank as u8;
-        match ida.probe(blank, usize::MAX, 0, h0, memo0) {
-            Probe::Found => break Status::Solved,
-            Probe::Stopped(s) => break s,
-            Probe::NotFound => {
-                if ida.next_bound == u32::MAX {
-                    // Cannot happen on a solvable board; treat as exhausted.
-                    break Status::NodeLimit;
-                }
-                ida.bound = ida.next_bound;
-            }
+        if ida.probe(blank, usize::MAX, 0, h0, memo0) {
+            break ida.stopped.unwrap_or(Status::Solved);
         }
+        if ida.next_bound == u32::MAX {
+            // Cannot happen on a solvable board; treat as exhausted.
+            break Status::NodeLimit;
+        }
+        ida.bound = ida.next_bound;
         if ida.generated >= ida.budget.next_check
             && let Some(s) = ida.budget.check(ida.generated)
         {
@@ -142,9 +154,8 @@ fn run_with<H: Heuristic>(
         }
     };
     let moves = (status == Status::Solved).then(|| {
-        (0..ida.solution_length)
-            .map(|d| geometry.move_between(ida.path[d] as usize, ida.path[d + 1] as usize))
-            .collect::<Vec<Move>>()
+        let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| usize::from(b)).collect();
+        moves_between_blanks(geometry, &blanks)
     });
     RawOutcome {
         status,

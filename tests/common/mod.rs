@@ -1,0 +1,94 @@
+//! Test oracles written independently of the library's search code: a plain breadth-first
+//! enumeration of a whole state space on `Vec<u8>` positions, and helpers to find the data.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+/// The folder of public benchmark data (`../shared/data` beside the checkout).
+pub fn data_dir() -> PathBuf {
+    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
+    if beside.is_dir() {
+        return beside;
+    }
+    PathBuf::from("/work/shared/data")
+}
+
+/// Reads a tab-separated data file into rows of fields (header skipped).
+pub fn read_tsv(name: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(data_dir().join(name)).expect("data file");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// The solved position as a tile list: blank last (`1..n, 0`) or blank first (`0..n`).
+pub fn goal_tiles(cells: usize, blank_first: bool) -> Vec<u8> {
+    if blank_first {
+        (0..cells as u8).collect()
+    } else {
+        (1..cells as u8).chain([0]).collect()
+    }
+}
+
+/// Exact distances to the goal of every reachable position of a `rows` x `cols` board, by BFS
+/// backwards from the goal (moves are reversible, so distances to and from the goal agree).
+pub fn exact_distances(rows: usize, cols: usize, blank_first: bool) -> HashMap<Vec<u8>, u8> {
+    let goal = goal_tiles(rows * cols, blank_first);
+    let mut dist = HashMap::new();
+    dist.insert(goal.clone(), 0u8);
+    let mut queue = VecDeque::from([goal]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[&s];
+        let b = s.iter().position(|&t| t == 0).unwrap();
+        let (r, c) = (b / cols, b % cols);
+        let mut next = Vec::with_capacity(4);
+        if r > 0 {
+            next.push(b - cols);
+        }
+        if r + 1 < rows {
+            next.push(b + cols);
+        }
+        if c > 0 {
+            next.push(b - 1);
+        }
+        if c + 1 < cols {
+            next.push(b + 1);
+        }
+        for n in next {
+            let mut t = s.clone();
+            t.swap(b, n);
+            if !dist.contains_key(&t) {
+                dist.insert(t.clone(), d + 1);
+                queue.push_back(t);
+            }
+        }
+    }
+    dist
+}
+
+/// Calls `f` on every permutation of `0..n` (Heap's algorithm).
+pub fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
+    let mut a: Vec<u8> = (0..n as u8).collect();
+    let mut c = vec![0usize; n];
+    f(&a);
+    let mut i = 0;
+    while i < n {
+        if c[i] < i {
+            if i % 2 == 0 {
+                a.swap(0, i);
+            } else {
+                a.swap(c[i], i);
+            }
+            f(&a);
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+}
