@@ -455,3 +455,69 @@ fn cache_round_trip_and_damage_is_detected_and_rebuilt() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
+
+#[test]
+fn walking_distance_is_admissible_and_consistent_on_whole_small_spaces() {
+    use npuzzle::heuristic::WalkingDistance;
+    for (rows, cols) in [(3, 3), (2, 4), (4, 2)] {
+        for goal in [Goal::BlankLast, Goal::BlankFirst] {
+            let (states, dist) = exact(rows, cols, goal);
+            let g = Geometry::new(rows, cols, goal);
+            let h = WalkingDistance::new(&g).unwrap();
+            let mut exact_hits = 0;
+            for (s, &d) in states.iter().zip(dist) {
+                let tiles = compact(s);
+                let (value, memo) = h.init(&tiles);
+                assert!(value <= u32::from(d), "{rows}x{cols} {goal} {s:?}");
+                exact_hits += usize::from(value == u32::from(d));
+                let b = s.iter().position(|&t| t == 0).unwrap();
+                for k in 0..g.neighbour_count[b] as usize {
+                    let q = g.neighbours[b][k] as usize;
+                    let mut t2 = tiles;
+                    let tile = t2[q];
+                    t2[b] = tile;
+                    t2[q] = 0;
+                    let fresh = h.init(&t2).0;
+                    assert_eq!(h.update(&t2, tile, q, b, value, memo).0, fresh);
+                    assert!(fresh.abs_diff(value) <= 1);
+                }
+            }
+            assert!(exact_hits > 0);
+        }
+    }
+}
+
+#[test]
+fn walking_distance_on_korf_instances() {
+    use npuzzle::heuristic::WalkingDistance;
+    let g = Geometry::new(4, 4, Goal::BlankFirst);
+    let h = WalkingDistance::new(&g).unwrap();
+    // Takahashi's table for the 15-puzzle has 24,964 states per direction.
+    assert_eq!(h.state_counts(), (24_964, 24_964));
+    let instances = korf_instances();
+    for (id, optimal, board) in &instances {
+        let (value, _) = h.init(&g.compact_tiles(board));
+        assert!(value <= *optimal, "#{id}: {value} > {optimal}");
+    }
+    let kind: HeuristicKind = "walking-distance".parse().unwrap();
+    for id in [9usize, 2] {
+        let (_, optimal, board) = &instances[id - 1];
+        let r = solve(
+            board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            &kind,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(r.moves.unwrap().len() as u32, *optimal, "#{id}");
+    }
+    let err = solve(
+        &Board::solved(5, 5, Goal::BlankLast),
+        Goal::BlankLast,
+        Algorithm::Idastar,
+        &kind,
+        &Limits::default(),
+    );
+    assert!(err.is_err());
+}

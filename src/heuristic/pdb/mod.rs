@@ -120,6 +120,7 @@ pub fn obtain(key: &TableKey, dir: Option<PathBuf>, force: bool) -> Table {
         }
     }
     let (data, _) = table::build(&g, &key.tiles);
+    store::advise_huge_pages(&data);
     let origin = match &dir {
         Some(dir) => match store::save(dir, key, &data) {
             Ok(path) => Origin::BuiltAndSaved(path),
