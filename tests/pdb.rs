@@ -521,3 +521,21 @@ fn walking_distance_on_korf_instances() {
     );
     assert!(err.is_err());
 }
+
+#[test]
+fn a_process_builds_each_database_once() {
+    no_disk_cache();
+    let g = Geometry::new(3, 3, Goal::BlankFirst);
+    let spec: PdbSpec = "pdb:1,2,3/4,5,6,7,8".parse().unwrap();
+    let a = Pdb::new(&spec, &g).unwrap();
+    let b = Pdb::new(&spec, &g).unwrap();
+    // A partition sharing one group with the first reuses that table too.
+    let c = Pdb::new(&"pdb:1,2,3/4,5/6,7,8".parse().unwrap(), &g).unwrap();
+    let ta: Vec<_> = a.tables().collect();
+    let tb: Vec<_> = b.tables().collect();
+    let tc: Vec<_> = c.tables().collect();
+    assert!(std::sync::Arc::ptr_eq(ta[0], tb[0]));
+    assert!(std::sync::Arc::ptr_eq(ta[1], tb[1]));
+    assert!(std::sync::Arc::ptr_eq(ta[0], tc[0]));
+    assert!(!std::sync::Arc::ptr_eq(ta[1], tc[1]));
+}
