@@ -16,6 +16,10 @@ pub const MAX_GROUPS: usize = 16;
 /// domain and the table is held in memory).
 pub const MAX_ENTRIES: u64 = 1 << 32;
 
+/// The most memory one database's build may take (table plus build state; the 8-tile
+/// database of `7-8` takes 2.6 GB).
+pub const MAX_BUILD_BYTES: u64 = 6 << 30;
+
 /// `pdb:full` / automatic: the full database (one group of all tiles) is used when it has at
 /// most this many entries (3 x 3: 362,880; 2 x 5: 3.6 M).
 pub const FULL_AUTO_ENTRIES: u64 = 1 << 24;
@@ -193,10 +197,13 @@ impl PdbSpec {
         }
         for gr in &groups {
             let e = entries(n, gr.len()).unwrap_or(u64::MAX);
-            if e > MAX_ENTRIES {
+            if e > MAX_ENTRIES || build_bytes(n, e) > MAX_BUILD_BYTES {
                 return Err(not_for(format!(
-                    "a group of {} tiles needs {e} entries, at most {MAX_ENTRIES} are supported",
-                    gr.len()
+                    "a group of {} tiles needs {e} entries ({} MB to build), at most {} MB are \
+                     allowed; use smaller groups",
+                    gr.len(),
+                    build_bytes(n, e) >> 20,
+                    MAX_BUILD_BYTES >> 20
                 )));
             }
         }
@@ -356,6 +363,15 @@ mod tests {
         assert!(bad("pdb:1,9"));
         assert!(bad("pdb:0,1"));
         assert!(bad("pdb:7-8"));
+        let g4 = Geometry::new(4, 4, Goal::BlankLast);
+        let spec: PdbSpec = "pdb:1,2,3,4,5,6,7,8,9".parse().unwrap();
+        assert!(
+            spec.groups(&g4)
+                .unwrap_err()
+                .to_string()
+                .contains("smaller groups")
+        );
+        assert!("pdb:7-8".parse::<PdbSpec>().unwrap().groups(&g4).is_ok());
         assert!(!bad("pdb:1,2,3/4,5"));
     }
 }
