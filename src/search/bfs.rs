@@ -32,8 +32,8 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     let cells = geometry.cells;
     let goal = P::pack(&geometry.goal_tiles(), cells);
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P>> = Vec::with_capacity(1024);
-    let mut table: HashTable<u32> = HashTable::with_capacity(1024);
+    let mut nodes: Vec<Node<P>> = Vec::with_capacity(budget.initial_capacity());
+    let mut table: HashTable<u32> = HashTable::with_capacity(budget.initial_capacity());
     let mut stats = SearchStats {
         generated: 1,
         ..SearchStats::default()
@@ -58,8 +58,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
         let node = nodes[head];
         let parent = head as u32;
         head += 1;
-        let tiles = node.state.unpack(cells);
-        let blank = geometry.blank_of(&tiles);
+        let blank = node.state.blank(cells);
         stats.expanded += 1;
         for k in 0..geometry.neighbour_count[blank] as usize {
             let next = geometry.neighbours[blank][k] as usize;
@@ -73,7 +72,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
                 status = Some(s);
                 break 'search;
             }
-            let state = node.state.moved(next, blank, tiles[next]);
+            let state = node.state.moved(next, blank, node.state.tile(next));
             let hash = state.hash64();
             if table
                 .find(hash, |&i| nodes[i as usize].state == state)
