@@ -539,3 +539,34 @@ fn a_process_builds_each_database_once() {
     assert!(std::sync::Arc::ptr_eq(ta[0], tc[0]));
     assert!(!std::sync::Arc::ptr_eq(ta[1], tc[1]));
 }
+
+#[test]
+fn blank_last_partitions_solve_rotated_korf_instances_at_their_optimal_length() {
+    no_disk_cache();
+    // Turning a board by 180 degrees and renaming tile t to 16 - t maps the blank-first goal
+    // onto the blank-last one, so the rotated instance has the published optimal length.
+    let instances = korf_instances();
+    let kind: HeuristicKind = "pdb:6-6-3".parse().unwrap();
+    let g = Geometry::new(4, 4, Goal::BlankLast);
+    let h = Pdb::new(&"pdb:6-6-3".parse().unwrap(), &g).unwrap();
+    for (id, optimal, board) in &instances {
+        let mut rotated = vec![0u32; 16];
+        for (c, &t) in board.tiles().iter().enumerate() {
+            rotated[15 - c] = if t == 0 { 0 } else { 16 - t };
+        }
+        let rotated = Board::new(4, 4, rotated).unwrap();
+        let (value, _) = h.init(&g.compact_tiles(&rotated));
+        assert!(value <= *optimal, "#{id}");
+        if [9, 2].contains(id) {
+            let r = solve(
+                &rotated,
+                Goal::BlankLast,
+                Algorithm::Idastar,
+                &kind,
+                &Limits::default(),
+            )
+            .unwrap();
+            assert_eq!(r.moves.unwrap().len() as u32, *optimal, "#{id}");
+        }
+    }
+}
