@@ -374,7 +374,7 @@ fn usage_errors_exit_with_status_2() {
     for args in [
         &["--goal", "blank-middle"][..],
         &["--algo", "dfs"][..],
-        &["--heuristic", "pdb"][..],
+        &["--heuristic", "pdb:7-9"][..],
         &["--timeout", "-1"][..],
         &["--timeout", "soon"][..],
         &["--format", "xml"][..],

@@ -59,7 +59,8 @@ pub struct SolveArgs {
     /// for the board's size, today idastar].
     #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm))]
     pub algo: Option<Algorithm>,
-    /// Heuristic: none, misplaced, manhattan, linear-conflict [default: linear-conflict].
+    /// Heuristic: none, misplaced, manhattan, linear-conflict, walking-distance, pdb[:PARTITION]
+    /// (auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6 or groups like 1,2,3/4,5,6) [default: linear-conflict].
     /// Blind algorithms (bfs, dijkstra) ignore it.
     #[arg(long, value_name = "H", value_parser = clap::value_parser!(HeuristicKind))]
     pub heuristic: Option<HeuristicKind>,
