@@ -361,6 +361,23 @@ fn bad_names_and_bad_instances_stop_before_anything_runs() {
         assert_eq!(r["solution"].len(), r["moves"].parse::<usize>().unwrap());
     }
 
+    // A heuristic that does not exist for the board size: named before anything runs.
+    write_walks(d, "p5.tsv", 5, 10, 1, 13);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p5.tsv",
+            "--heuristics",
+            "walking-distance",
+            "--out",
+            "w.csv",
+        ],
+    )
+    .code(1)
+    .stderr(predicates::str::contains("--heuristics").and(predicates::str::contains("5 x 5")));
+    assert!(!d.join("w.csv").exists());
+
     // An existing output is not overwritten.
     run_in(d, &["--instances", "p3.tsv", "--out", "b.csv"])
         .code(1)
