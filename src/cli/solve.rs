@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::board::{Board, BoardError, Goal, Move, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::input::{self, InputError, MAX_INPUT_BYTES};
+use crate::instances;
 use crate::search::{self, Algorithm, Limits, SolveError, SolveReport, Status};
 
 /// The message of every rejection, the original task's text (kept for compatibility).
@@ -123,13 +124,14 @@ impl From<BoardError> for Rejection {
 /// THE ONE PLACE that decides what kind of input `text` is and reads the board from it.
 ///
 /// `goal_arg` is `--goal` if given; otherwise the input's own goal (an instance file names
-/// one) or the default, blank-last.
-///
-/// Today: a JSON matrix or rows of numbers ([`input::parse_board`]). The project's
-/// instance-file format (`npuzzle::instances::parse_instance_text`, owned by `bench gen`) is to
-/// be tried here first, before the matrix parsers:
-/// `if let Some(r) = instances::parse_instance_text(text) { let (b, g) = r.map_err(..)?; return Ok((b, goal_arg.unwrap_or(g))); }`
+/// one) or the default, blank-last. The project's one-instance file format (what
+/// `bench gen --count 1 --out -` writes) is tried first, then a JSON matrix or rows of numbers
+/// ([`input::parse_board`]).
 fn read_board(text: &str, goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejection> {
+    if let Some(parsed) = instances::parse_instance_text(text) {
+        let (board, goal) = parsed.map_err(|e| Rejection::new(e.to_string()))?;
+        return Ok((board, goal_arg.unwrap_or(goal)));
+    }
     let board = input::parse_board(text)?;
     Ok((board, goal_arg.unwrap_or_default()))
 }

@@ -100,6 +100,9 @@ pub enum HeuristicError {
 pub trait Heuristic {
     /// Per-node state carried beside `h`.
     type Memo: Copy;
+    /// Whether [`Heuristic::update`] reads the position. Searches that store packed states
+    /// skip unpacking them for heuristics that do not.
+    const READS_TILES: bool = true;
     /// The estimate of a whole position and its memo.
     fn init(&self, tiles: &Tiles) -> (u32, Self::Memo);
     /// The estimate after `tile` moved from cell `from` to cell `to`; `tiles` is the position
@@ -121,6 +124,7 @@ pub struct Zero;
 
 impl Heuristic for Zero {
     type Memo = ();
+    const READS_TILES: bool = false;
     #[inline]
     fn init(&self, _: &Tiles) -> (u32, ()) {
         (0, ())

@@ -16,14 +16,16 @@ use std::collections::BinaryHeap;
 use std::mem::size_of;
 
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use crate::board::Move;
-use crate::geometry::{Geometry, Tiles};
+
+use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::{with_heuristic, with_packed};
 
 use super::packed::Packed;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 /// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
@@ -145,7 +147,31 @@ pub(crate) struct BucketQueue {
 impl OpenList for BucketQueue {
     const ENTRY_BYTES: u64 = 4;
 
+    #[inline]
     fn push(&mut self, f: usize, g: usize, idx: u32) {
+        if let Some(bucket) = self.buckets.get_mut(f).and_then(|row| row.get_mut(g)) {
+            bucket.push(idx);
+            self.top[f] = self.top[f].max(g);
+            self.min_f = self.min_f.min(f);
+            self.len += 1;
+            return;
+        }
+        self.push_growing(f, g, idx);
+    }
+
+    fn pop(&mut self) -> Option<(usize, u32)> {
+        self.pop_impl()
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl BucketQueue {
+    /// The slow path of `push`: a row or bucket that does not exist yet.
+    #[cold]
+    fn push_growing(&mut self, f: usize, g: usize, idx: u32) {
         if self.buckets.len() <= f {
             self.buckets.resize_with(f + 1, Vec::new);
             self.top.resize(f + 1, 0);
@@ -160,7 +186,7 @@ impl OpenList for BucketQueue {
         self.len += 1;
     }
 
-    fn pop(&mut self) -> Option<(usize, u32)> {
+    fn pop_impl(&mut self) -> Option<(usize, u32)> {
         if self.len == 0 {
             return None;
         }
@@ -182,10 +208,6 @@ impl OpenList for BucketQueue {
             self.top[f] = 0;
             self.min_f += 1;
         }
-    }
-
-    fn len(&self) -> usize {
-        self.len
     }
 }
 
@@ -219,8 +241,8 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
 ) -> RawOutcome {
     let cells = geometry.cells;
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(1024);
-    let mut table: HashTable<u32> = HashTable::with_capacity(1024);
+    let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(1 << 16);
+    let mut table: HashTable<u32> = HashTable::with_capacity(1 << 16);
     let mut open = Q::default();
     let mut stats = SearchStats::default();
 
@@ -253,14 +275,19 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
         }
         nodes[idx as usize].h |= CLOSED;
         let h = u32::from(node.h);
-        let mut tiles = node.state.unpack(cells);
-        if h == 0 && geometry.is_goal(&tiles) {
+        if h == 0 && geometry.is_goal(&node.state.unpack(cells)) {
             goal_index = Some(idx);
             status = Some(Status::Solved);
             break;
         }
+        // Only heuristics that read the whole position need it unpacked.
+        let mut tiles = if H::READS_TILES {
+            node.state.unpack(cells)
+        } else {
+            [0; MAX_EXACT_CELLS]
+        };
         stats.expanded += 1;
-        let blank = geometry.blank_of(&tiles);
+        let blank = node.state.blank(cells);
         let child_g = g + 1;
         if child_g > 0x3FFF {
             status = Some(Status::NodeLimit); // deeper than any stored g can say
@@ -280,16 +307,35 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
                 status = Some(s);
                 break 'search;
             }
-            let tile = tiles[next];
-            tiles[blank] = tile;
-            tiles[next] = 0;
+            let tile = node.state.tile(next);
+            if H::READS_TILES {
+                tiles[blank] = tile;
+                tiles[next] = 0;
+            }
             let state = node.state.moved(next, blank, tile);
             let hash = state.hash64();
-            match table.find(hash, |&i| nodes[i as usize].state == state) {
-                Some(&i) => {
+            // Growing the node vector or the table is where memory jumps: check the budget
+            // before either can happen (one probe below both finds and inserts).
+            if nodes.len() == nodes.capacity() || table.len() == table.capacity() {
+                let grown = memory(&nodes, &table, &open)
+                    + nodes.capacity() as u64 * node_bytes
+                    + table.capacity() as u64 * 8 / 7 * 5;
+                if !budget.memory_allows(grown) {
+                    status = Some(Status::MemoryLimit);
+                    break 'search;
+                }
+            }
+            let fresh = nodes.len() as u32;
+            match table.entry(
+                hash,
+                |&i| nodes[i as usize].state == state,
+                |&j| nodes[j as usize].state.hash64(),
+            ) {
+                Entry::Occupied(entry) => {
                     // A better path to a queued node: requeue it. A closed node is not
                     // reopened (with a consistent heuristic A* never needs to; weighted
                     // A* keeps its W bound without reopening).
+                    let i = *entry.get();
                     let old = &mut nodes[i as usize];
                     if old.g() > child_g && old.h & CLOSED == 0 {
                         old.g_arrival = g_arrival(child_g, mv);
@@ -297,18 +343,9 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
                         open.push(priority.key(child_g, old.h.into()), child_g, i);
                     }
                 }
-                None => {
-                    if nodes.len() == nodes.capacity() || table.len() == table.capacity() {
-                        let grown = memory(&nodes, &table, &open)
-                            + nodes.capacity() as u64 * node_bytes
-                            + table.capacity() as u64 * 8 / 7 * 5;
-                        if !budget.memory_allows(grown) {
-                            status = Some(Status::MemoryLimit);
-                            break 'search;
-                        }
-                    }
+                Entry::Vacant(entry) => {
+                    entry.insert(fresh);
                     let (h, memo) = heuristic.update(&tiles, tile, next, blank, h, node.memo);
-                    let i = nodes.len() as u32;
                     nodes.push(Node {
                         state,
                         parent: idx,
@@ -316,39 +353,27 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
                         h: h as u16,
                         memo,
                     });
-                    table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
-                    open.push(priority.key(child_g, h), child_g, i);
+                    open.push(priority.key(child_g, h), child_g, fresh);
                 }
             }
-            tiles[next] = tile;
-            tiles[blank] = 0;
+            if H::READS_TILES {
+                tiles[next] = tile;
+                tiles[blank] = 0;
+            }
         }
     }
     stats.stored_peak = nodes.len() as u64;
     stats.memory_bytes = memory(&nodes, &table, &open);
     let status = status.unwrap_or(Status::NodeLimit);
-    let moves = goal_index.map(|i| path_to(geometry, &nodes, i));
+    let moves = goal_index.map(|i| {
+        trace_back(geometry, i, |j| {
+            let n = &nodes[j as usize];
+            (n.state, n.parent)
+        })
+    });
     RawOutcome {
         status,
         moves,
         stats,
     }
-}
-
-/// The moves from the root to node `i`, following parent links.
-fn path_to<P: Packed, M>(geometry: &Geometry, nodes: &[Node<P, M>], mut i: u32) -> Vec<Move> {
-    let mut blanks = Vec::new();
-    loop {
-        let n = &nodes[i as usize];
-        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
-        if n.parent == u32::MAX {
-            break;
-        }
-        i = n.parent;
-    }
-    blanks.reverse();
-    blanks
-        .windows(2)
-        .map(|w| geometry.move_between(w[0], w[1]))
-        .collect()
 }

@@ -8,12 +8,11 @@ use std::mem::size_of;
 
 use hashbrown::HashTable;
 
-use crate::board::Move;
 use crate::geometry::{Geometry, Tiles};
 use crate::with_packed;
 
 use super::packed::Packed;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 #[derive(Clone, Copy)]
 struct Node<P> {
@@ -59,8 +58,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
         let node = nodes[head];
         let parent = head as u32;
         head += 1;
-        let tiles = node.state.unpack(cells);
-        let blank = geometry.blank_of(&tiles);
+        let blank = node.state.blank(cells);
         stats.expanded += 1;
         for k in 0..geometry.neighbour_count[blank] as usize {
             let next = geometry.neighbours[blank][k] as usize;
@@ -74,7 +72,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
                 status = Some(s);
                 break 'search;
             }
-            let state = node.state.moved(next, blank, tiles[next]);
+            let state = node.state.moved(next, blank, node.state.tile(next));
             let hash = state.hash64();
             if table
                 .find(hash, |&i| nodes[i as usize].state == state)
@@ -104,28 +102,16 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     }
     stats.stored_peak = nodes.len() as u64;
     stats.memory_bytes = memory(&nodes, &table);
-    let moves = found.map(|i| path_to(geometry, &nodes, i));
+    let moves = found.map(|i| {
+        trace_back(geometry, i, |j| {
+            let n = &nodes[j as usize];
+            (n.state, n.parent)
+        })
+    });
     RawOutcome {
         // An exhausted queue cannot happen on a solvable board.
         status: status.unwrap_or(Status::NodeLimit),
         moves,
         stats,
     }
-}
-
-fn path_to<P: Packed>(geometry: &Geometry, nodes: &[Node<P>], mut i: u32) -> Vec<Move> {
-    let mut blanks = Vec::new();
-    loop {
-        let n = &nodes[i as usize];
-        blanks.push(geometry.blank_of(&n.state.unpack(geometry.cells)));
-        if n.parent == u32::MAX {
-            break;
-        }
-        i = n.parent;
-    }
-    blanks.reverse();
-    blanks
-        .windows(2)
-        .map(|w| geometry.move_between(w[0], w[1]))
-        .collect()
 }

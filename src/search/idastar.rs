@@ -5,12 +5,11 @@
 //! and nothing is allocated or written per node beyond the position itself: the path is
 //! collected only while the recursion unwinds from the goal.
 
-use crate::board::Move;
 use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
-use super::{Budget, Limits, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
 
 /// The mutable state of one IDA* run.
 struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
@@ -155,11 +154,8 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
         }
     };
     let moves = (status == Status::Solved).then(|| {
-        ida.path.reverse();
-        ida.path
-            .windows(2)
-            .map(|w| geometry.move_between(w[0] as usize, w[1] as usize))
-            .collect::<Vec<Move>>()
+        let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| usize::from(b)).collect();
+        moves_between_blanks(geometry, &blanks)
     });
     RawOutcome {
         status,

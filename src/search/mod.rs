@@ -352,6 +352,34 @@ impl Budget {
     }
 }
 
+/// The moves along a path given by the blank's cells, root first.
+pub(crate) fn moves_between_blanks(geometry: &Geometry, blanks: &[usize]) -> Vec<Move> {
+    blanks
+        .windows(2)
+        .map(|w| geometry.move_between(w[0], w[1]))
+        .collect()
+}
+
+/// The moves from the root to stored node `i`, following parent links; `node(i)` gives a
+/// node's packed state and parent index (`u32::MAX` at the root).
+pub(crate) fn trace_back<P: packed::Packed>(
+    geometry: &Geometry,
+    mut i: u32,
+    node: impl Fn(u32) -> (P, u32),
+) -> Vec<Move> {
+    let mut blanks = Vec::new();
+    loop {
+        let (state, parent) = node(i);
+        blanks.push(geometry.blank_of(&state.unpack(geometry.cells)));
+        if parent == u32::MAX {
+            break;
+        }
+        i = parent;
+    }
+    blanks.reverse();
+    moves_between_blanks(geometry, &blanks)
+}
+
 /// Solves `board` for `goal` with the given algorithm and heuristic.
 ///
 /// Unsolvable boards are rejected before any search. A returned solution has been replayed on

@@ -21,6 +21,17 @@ pub trait Packed: Copy + Eq + Hash {
     fn unpack(&self, cells: usize) -> Tiles;
     /// The value after `tile` moved from cell `from` to the blank's cell `to`.
     fn moved(self, from: usize, to: usize, tile: u8) -> Self;
+    /// The tile on `cell`.
+    #[inline]
+    fn tile(&self, cell: usize) -> u8 {
+        self.unpack(cell + 1)[cell]
+    }
+    /// The blank's cell.
+    #[inline]
+    fn blank(&self, cells: usize) -> usize {
+        let t = self.unpack(cells);
+        t[..cells].iter().position(|&x| x == 0).unwrap_or(0)
+    }
     /// A fast, well-mixed hash (FxHash).
     #[inline]
     fn hash64(&self) -> u64 {
@@ -46,6 +57,24 @@ impl Packed for u64 {
     fn moved(self, from: usize, to: usize, tile: u8) -> u64 {
         (self & !(0xF << (4 * from))) | u64::from(tile) << (4 * to)
     }
+    #[inline]
+    fn tile(&self, cell: usize) -> u8 {
+        ((self >> (4 * cell)) & 0xF) as u8
+    }
+    /// The one all-zero nibble among the first `cells`, found without a loop.
+    #[inline]
+    fn blank(&self, cells: usize) -> usize {
+        const LOW_BITS: u64 = 0x1111_1111_1111_1111;
+        let mut y = self | (self >> 1);
+        y |= y >> 2;
+        let used = if cells >= 16 {
+            u64::MAX
+        } else {
+            (1u64 << (4 * cells)) - 1
+        };
+        let zero = !y & LOW_BITS & used;
+        (zero.trailing_zeros() / 4) as usize
+    }
 }
 
 impl Packed for u128 {
@@ -65,6 +94,28 @@ impl Packed for u128 {
     #[inline]
     fn moved(self, from: usize, to: usize, tile: u8) -> u128 {
         (self & !(0x1F << (5 * from))) | u128::from(tile) << (5 * to)
+    }
+    #[inline]
+    fn tile(&self, cell: usize) -> u8 {
+        ((self >> (5 * cell)) & 0x1F) as u8
+    }
+    /// The one all-zero 5-bit field among the first `cells`, found without a loop.
+    #[inline]
+    fn blank(&self, cells: usize) -> usize {
+        // Bit 5i set for every field i < 25.
+        const LOW_BITS: u128 = {
+            let mut m = 0u128;
+            let mut i = 0;
+            while i < 25 {
+                m |= 1 << (5 * i);
+                i += 1;
+            }
+            m
+        };
+        let y = self | (self >> 1) | (self >> 2) | (self >> 3) | (self >> 4);
+        let used = (1u128 << (5 * cells)) - 1;
+        let zero = !y & LOW_BITS & used;
+        (zero.trailing_zeros() / 5) as usize
     }
 }
 
@@ -140,6 +191,11 @@ mod tests {
         after[blank] = tile;
         after[from] = 0;
         assert_eq!(p.moved(from, blank, tile), P::pack(&after, cells));
+        assert_eq!(p.blank(cells), blank);
+        for c in 0..cells {
+            assert_eq!(p.tile(c), tiles[c]);
+        }
+        assert_eq!(P::pack(&after, cells).blank(cells), from);
     }
 
     #[test]
