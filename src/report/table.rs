@@ -230,9 +230,9 @@ fn columns(by: &[GroupBy], baseline: Option<&str>) -> Vec<Column> {
         |s| s.errors.to_string(),
         |s| s.errors.to_string(),
     ));
-    if let Some(b) = baseline {
+    if baseline.is_some() {
         cols.push(col(
-            &format!("common w/ {b}"),
+            "base n",
             "baseline_instances",
             |s| {
                 s.baseline
