@@ -241,8 +241,8 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
 ) -> RawOutcome {
     let cells = geometry.cells;
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(1 << 16);
-    let mut table: HashTable<u32> = HashTable::with_capacity(1 << 16);
+    let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(budget.initial_capacity());
+    let mut table: HashTable<u32> = HashTable::with_capacity(budget.initial_capacity());
     let mut open = Q::default();
     let mut stats = SearchStats::default();
 

@@ -32,8 +32,8 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     let cells = geometry.cells;
     let goal = P::pack(&geometry.goal_tiles(), cells);
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P>> = Vec::with_capacity(1024);
-    let mut table: HashTable<u32> = HashTable::with_capacity(1024);
+    let mut nodes: Vec<Node<P>> = Vec::with_capacity(budget.initial_capacity());
+    let mut table: HashTable<u32> = HashTable::with_capacity(budget.initial_capacity());
     let mut stats = SearchStats {
         generated: 1,
         ..SearchStats::default()

@@ -345,6 +345,12 @@ impl Budget {
         None
     }
 
+    /// How many nodes a search that stores states reserves at the start: enough to skip the
+    /// first rounds of growth, small enough for a tight memory budget.
+    pub(crate) fn initial_capacity(&self) -> usize {
+        (self.max_memory / 256).clamp(256, 1 << 16) as usize
+    }
+
     /// Whether growing the search's structures to `bytes` stays within the memory budget.
     #[inline]
     pub(crate) fn memory_allows(&self, bytes: u64) -> bool {

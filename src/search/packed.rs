@@ -192,8 +192,8 @@ mod tests {
         after[from] = 0;
         assert_eq!(p.moved(from, blank, tile), P::pack(&after, cells));
         assert_eq!(p.blank(cells), blank);
-        for c in 0..cells {
-            assert_eq!(p.tile(c), tiles[c]);
+        for (c, &t) in tiles.iter().enumerate().take(cells) {
+            assert_eq!(p.tile(c), t);
         }
         assert_eq!(P::pack(&after, cells).blank(cells), from);
     }
