@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 SEED=${SEED:-1}
 PER=${PER:-100}
 OUT=${OUT:-results/heuristics-3x3}
-mkdir -p "$OUT/instances"
+mkdir -p "$OUT/instances" results
 
 files=()
 for m in $(seq 2 2 40); do
@@ -30,6 +30,7 @@ f="$OUT/instances/uniform.txt"
 files+=("$f")
 
 csv="$OUT/results.csv"
+rm -f "$csv" "$csv.meta.json"
 "$BENCH" run --instances "${files[@]}" --algos astar,idastar \
   --heuristics misplaced,manhattan,linear-conflict --timeout 60s --seed "$SEED" \
   ${THREADS:+--threads "$THREADS"} --quiet --out "$csv"

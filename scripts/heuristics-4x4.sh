@@ -17,7 +17,7 @@ HEURISTICS=${HEURISTICS:-misplaced,manhattan,linear-conflict}
 ALGOS=${ALGOS:-idastar,astar}
 TIMEOUT=${TIMEOUT:-10s}
 OUT=${OUT:-results/heuristics-4x4}
-mkdir -p "$OUT/instances"
+mkdir -p "$OUT/instances" results
 
 files=()
 for m in $WALKS; do
@@ -27,6 +27,7 @@ for m in $WALKS; do
 done
 
 csv="$OUT/results.csv"
+rm -f "$csv" "$csv.meta.json"
 "$BENCH" run --instances "${files[@]}" --algos "$ALGOS" --heuristics "$HEURISTICS" \
   --timeout "$TIMEOUT" --seed "$SEED" ${THREADS:+--threads "$THREADS"} --quiet --out "$csv"
 

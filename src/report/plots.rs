@@ -57,6 +57,8 @@ struct Figure<'a> {
     legend: fn() -> SeriesLabelPosition,
     /// Draw a step function (for CDFs) instead of lines with markers.
     steps: bool,
+    /// Two more decades on top of a log y axis, room for the legend above flat series.
+    headroom: bool,
     series: Vec<Series>,
 }
 
@@ -128,6 +130,7 @@ fn figures(records: &[Record]) -> Vec<Figure<'static>> {
         y_fmt: fmt_sci,
         legend: || SeriesLabelPosition::UpperLeft,
         steps: false,
+        headroom: false,
         series: series_by_depth(records, |r| r.nodes_expanded.map(|v| v as f64), true),
     };
     let memory = Figure {
@@ -141,6 +144,7 @@ fn figures(records: &[Record]) -> Vec<Figure<'static>> {
         y_fmt: fmt_si_bytes,
         legend: || SeriesLabelPosition::UpperLeft,
         steps: false,
+        headroom: true,
         series: series_by_depth(records, |r| r.peak_heap_bytes.map(|v| v as f64), true),
     };
     let bstar = Figure {
@@ -154,6 +158,7 @@ fn figures(records: &[Record]) -> Vec<Figure<'static>> {
         y_fmt: |y| format!("{y:.2}"),
         legend: || SeriesLabelPosition::UpperRight,
         steps: false,
+        headroom: false,
         series: by_pair(records)
             .into_iter()
             .map(|(name, (_, rows))| Series {
@@ -179,6 +184,7 @@ fn figures(records: &[Record]) -> Vec<Figure<'static>> {
         y_fmt: |y| format!("{y:.1}"),
         legend: || SeriesLabelPosition::LowerRight,
         steps: true,
+        headroom: false,
         series: by_pair(records)
             .into_iter()
             .map(|(name, (runs, rows))| {
@@ -278,11 +284,14 @@ fn draw(dir: &Path, fig: &Figure<'_>) -> Result<PathBuf, PlotError> {
         x1 = x1.ceil();
         ((x1 - x0) as usize + 1).min(16)
     };
-    let (y0, y1) = if fig.steps {
+    let (y0, mut y1) = if fig.steps {
         (0.0, 1.02)
     } else {
         range(ys(), fig.y_log, 0.05)
     };
+    if fig.headroom && fig.y_log {
+        y1 *= 100.0;
+    }
     {
         let root = SVGBackend::new(&path, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
