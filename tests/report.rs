@@ -383,3 +383,38 @@ fn svg_figures_parse_and_name_their_series() {
         );
     }
 }
+
+#[test]
+fn grouping_by_size_separates_boards() {
+    // shard_b's rows relabelled as 2 x 4 boards (other instances): size groups split the pairs.
+    let dir = tempfile::tempdir().unwrap();
+    let b = std::fs::read_to_string(fixture("shard_b.csv"))
+        .unwrap()
+        .replace(",fix.txt,", ",fix24.txt,")
+        .replace(",3,3,blank-last,", ",2,4,blank-last,");
+    let b_path = dir.path().join("b24.csv");
+    std::fs::write(&b_path, b).unwrap();
+    let records = load_files(&[fixture("shard_a.csv"), b_path]).unwrap();
+    let s = aggregate(&records, &[GroupBy::Size], None);
+    let rows: Vec<(String, &str, &str, usize, usize)> = s
+        .iter()
+        .map(|x| {
+            (
+                x.group[0].to_string(),
+                x.algorithm.as_str(),
+                x.heuristic.as_str(),
+                x.runs,
+                x.solved,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("2x4".to_string(), "astar", "misplaced", 3, 1),
+            ("2x4".to_string(), "idastar", "manhattan", 2, 1),
+            ("3x3".to_string(), "astar", "manhattan", 3, 3),
+            ("3x3".to_string(), "idastar", "manhattan", 2, 2),
+        ]
+    );
+}
