@@ -4,7 +4,8 @@
 #   scripts/heuristics-4x4.sh            # writes results/heuristics-4x4.md and results/heuristics-4x4/
 #
 # Environment: SEED (default 1), PER (boards per walk length, default 10), WALKS (random-walk
-# lengths, default "30 40 60 80"), HEURISTICS (default misplaced,manhattan,linear-conflict),
+# lengths, default "30 40 60 80"), HEURISTICS (default misplaced,manhattan,linear-conflict,
+# walking-distance,pdb:6-6-3: every heuristic the project has; the database builds once per run),
 # ALGOS (default idastar,astar), TIMEOUT (per job, default 5s), OUT, BENCH, THREADS.
 # Uniformly random 15-puzzles take IDA* + Manhattan 10^8 nodes on average and misplaced tiles
 # far more, so the set is random walks of known length; the limits hit are in the report.
@@ -13,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 SEED=${SEED:-1}
 PER=${PER:-10}
 WALKS=${WALKS:-30 40 60 80}
-HEURISTICS=${HEURISTICS:-misplaced,manhattan,linear-conflict}
+HEURISTICS=${HEURISTICS:-misplaced,manhattan,linear-conflict,walking-distance,pdb:6-6-3}
 ALGOS=${ALGOS:-idastar,astar}
 TIMEOUT=${TIMEOUT:-5s}
 OUT=${OUT:-results/heuristics-4x4}

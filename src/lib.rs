@@ -3,7 +3,8 @@
 //! Modules, one idea each:
 //! - [`board`]: the R x C board model, goal layouts, moves, solvability.
 //! - [`geometry`]: per-size tables and the compact position the exact searches use.
-//! - [`heuristic`]: lower bounds (misplaced, Manhattan, linear conflict), incremental.
+//! - [`heuristic`]: lower bounds (misplaced, Manhattan, linear conflict, walking distance,
+//!   additive pattern databases), incremental.
 //! - [`search`]: BFS, Dijkstra, A*, IDA* and the one entry point [`search::solve`].
 //! - [`input`]: reading one board from JSON or plain text, with precise errors.
 //! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.

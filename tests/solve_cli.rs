@@ -69,7 +69,11 @@ fn assert_rejected(args: &[&str], stdin: impl Into<Vec<u8>>, want: &str) -> Stri
 #[test]
 fn example_default_output_is_the_boards() {
     let (code, stdout, stderr) = solve(&[], EXAMPLE);
-    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr,
+        "solved with idastar + linear-conflict: 2 moves, optimal\n"
+    );
     assert_eq!(stdout, EXAMPLE_BOARDS);
 }
 
@@ -308,7 +312,15 @@ fn board_too_large_for_the_exact_solvers() {
         .chunks(9)
         .map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
         .collect();
-    assert_rejected(&[], rows.join("\n"), "at most 64 cells; this one is 9 x 9");
+    // An exact algorithm asked for explicitly is refused; the default takes the polynomial
+    // solver instead.
+    assert_rejected(
+        &["--algo", "idastar"],
+        rows.join("\n"),
+        "at most 64 cells; this one is 9 x 9",
+    );
+    let (code, stdout, _) = solve(&["--short"], rows.join("\n"));
+    assert_eq!((code, stdout.as_str()), (0, "80,81\n"));
 }
 
 /// Korf's instance 1 (blank-first, 57 moves): far beyond BFS in a fraction of a second.
@@ -362,7 +374,7 @@ fn usage_errors_exit_with_status_2() {
     for args in [
         &["--goal", "blank-middle"][..],
         &["--algo", "dfs"][..],
-        &["--heuristic", "pdb"][..],
+        &["--heuristic", "pdb:7-9"][..],
         &["--timeout", "-1"][..],
         &["--timeout", "soon"][..],
         &["--format", "xml"][..],
@@ -485,4 +497,92 @@ fn solves_a_generated_instance_piped_from_gen() {
     // The instance is solvable for its own goal; for the other one it may not be: either a
     // solution or a rejection, never a crash.
     assert!(matches!(out.status.code(), Some(0) | Some(1)));
+}
+
+/// Above 4 x 4 the default is the polynomial solver; stderr says which solver ran and
+/// whether the result is optimal, stdout keeps the task's format.
+#[test]
+fn large_boards_default_to_the_polynomial_solver() {
+    let generated = Command::cargo_bin("bench")
+        .unwrap()
+        .args([
+            "gen", "--n", "7", "--count", "1", "--seed", "9", "--out", "-",
+        ])
+        .output()
+        .unwrap();
+    let out = Command::cargo_bin("bench")
+        .unwrap()
+        .args(["solve", "--format", "json"])
+        .write_stdin(generated.stdout.clone())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("approx") && stderr.contains("not guaranteed optimal"),
+        "{stderr}"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["algorithm"], "approx");
+    assert_eq!(v["optimal"], false);
+    // The moves replay to the goal: checked independently here on the tiles.
+    let text = String::from_utf8(generated.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.starts_with("id"))
+        .unwrap();
+    let mut tiles: Vec<u32> = line
+        .split('\t')
+        .next_back()
+        .unwrap()
+        .split(' ')
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let n = 7;
+    let mut blank = tiles.iter().position(|&t| t == 0).unwrap();
+    for m in v["moves"].as_str().unwrap().chars() {
+        let to = match m {
+            'U' => blank - n,
+            'D' => blank + n,
+            'L' => blank - 1,
+            'R' => blank + 1,
+            _ => panic!("bad move {m}"),
+        };
+        tiles.swap(blank, to);
+        blank = to;
+    }
+    let goal: Vec<u32> = (1..49).chain([0]).collect();
+    assert_eq!(tiles, goal);
+}
+
+#[test]
+fn very_long_board_by_board_output_is_refused_unless_forced() {
+    let generated = Command::cargo_bin("bench")
+        .unwrap()
+        .args([
+            "gen", "--n", "60", "--count", "1", "--seed", "2", "--out", "-",
+        ])
+        .output()
+        .unwrap();
+    let out = Command::cargo_bin("bench")
+        .unwrap()
+        .arg("solve")
+        .write_stdin(generated.stdout.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--short"));
+    let short = Command::cargo_bin("bench")
+        .unwrap()
+        .args(["solve", "--short"])
+        .write_stdin(generated.stdout)
+        .output()
+        .unwrap();
+    assert!(short.status.success());
+    let text = String::from_utf8(short.stdout).unwrap();
+    assert!(
+        text.trim_end().ends_with(",3600"),
+        "the blank ends in the last cell"
+    );
 }

@@ -13,6 +13,10 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "bench", version, about)]
 pub struct Cli {
+    /// Pattern-database cache directory (default: $NPUZZLE_PDB_DIR, else
+    /// $XDG_CACHE_HOME/npuzzle/pdb, else ~/.cache/npuzzle/pdb).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub pdb_dir: Option<std::path::PathBuf>,
     /// The subcommand.
     #[command(subcommand)]
     pub command: Command,
@@ -39,6 +43,9 @@ pub enum Command {
 /// Runs the command line and returns the process exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    if let Some(dir) = &cli.pdb_dir {
+        crate::heuristic::pdb::set_cache_dir(Some(dir.clone()));
+    }
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Gen(args) => generate::run(args),

@@ -59,7 +59,8 @@ pub struct SolveArgs {
     /// for the board's size, today idastar].
     #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm))]
     pub algo: Option<Algorithm>,
-    /// Heuristic: none, misplaced, manhattan, linear-conflict [default: linear-conflict].
+    /// Heuristic: none, misplaced, manhattan, linear-conflict, walking-distance, pdb[:PARTITION]
+    /// (auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6 or groups like 1,2,3/4,5,6) [default: linear-conflict].
     /// Blind algorithms (bfs, dijkstra) ignore it.
     #[arg(long, value_name = "H", value_parser = clap::value_parser!(HeuristicKind))]
     pub heuristic: Option<HeuristicKind>,
@@ -78,6 +79,10 @@ pub struct SolveArgs {
     /// Stop the search before its tables exceed this many MiB; exit status 3.
     #[arg(long, value_name = "MIB")]
     pub max_memory_mb: Option<u64>,
+    /// Print every board even when the solution is very long (by default such output is
+    /// refused in favour of --short or --format json).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Parses a non-negative, finite number of seconds.
@@ -138,9 +143,20 @@ fn read_board(text: &str, goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejec
 
 /// The solver used when `--algo` / `--heuristic` are not given: the fastest optimal one the
 /// project has for this size.
-fn default_solver(_board: &Board) -> (Algorithm, HeuristicKind) {
-    (Algorithm::Idastar, HeuristicKind::LinearConflict)
+fn default_solver(board: &Board) -> (Algorithm, HeuristicKind) {
+    if board.cells() <= DEFAULT_OPTIMAL_CELLS {
+        (Algorithm::Idastar, HeuristicKind::LinearConflict)
+    } else {
+        (Algorithm::Approx, HeuristicKind::None)
+    }
 }
+
+/// Boards up to this many cells (the 4 x 4) are solved optimally by default; larger ones by
+/// the polynomial solver, since optimal search beyond them can take hours.
+const DEFAULT_OPTIMAL_CELLS: usize = 16;
+
+/// The default board-by-board output is refused above this many bytes (unless `--force`).
+const MAX_BOARDS_OUTPUT_BYTES: u64 = 64 << 20;
 
 /// Runs `bench solve`; returns the exit status.
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
@@ -173,7 +189,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let report = match search::solve(&board, goal, algorithm, &heuristic, &limits) {
         Ok(report) => report,
         Err(SolveError::Unsolvable(e)) => return print_rejection(&e.into()),
-        Err(e @ SolveError::TooLarge { .. }) => {
+        Err(e @ (SolveError::TooLarge { .. } | SolveError::Approx(_))) => {
             return print_rejection(&Rejection::new(e.to_string()));
         }
         Err(e @ SolveError::Heuristic(_)) => {
@@ -192,24 +208,60 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             return Ok(EXIT_LIMIT);
         }
     };
-    let path = SolutionPath::replay(&board, moves);
+    let path = SolutionPath {
+        start: &board,
+        moves,
+    };
     let used_h = if algorithm.is_blind() {
         HeuristicKind::None
     } else {
         heuristic
     };
-    let out = match (args.format, args.short) {
+    eprintln!(
+        "solved with {}{}: {} moves, {}",
+        algorithm,
+        if algorithm.is_blind() {
+            String::new()
+        } else {
+            format!(" + {used_h}")
+        },
+        moves.len(),
+        if report.optimal {
+            "optimal"
+        } else {
+            "not guaranteed optimal"
+        }
+    );
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let written = match (args.format, args.short) {
         (Format::Json, _) => {
             let json = JsonSolution::new(&board, goal, algorithm, &used_h, &report, moves, &path);
-            let mut s = serde_json::to_string(&json).context("encoding the solution as JSON")?;
-            s.push('\n');
-            s
+            serde_json::to_writer(&mut out, &json)
+                .map_err(io::Error::from)
+                .and_then(|()| out.write_all(b"\n"))
         }
-        (Format::Text, true) => path.short(),
-        (Format::Text, false) => path.boards(),
+        (Format::Text, true) => path.write_short(&mut out),
+        (Format::Text, false) => {
+            let bytes = path.boards_output_bytes();
+            if bytes > MAX_BOARDS_OUTPUT_BYTES && !args.force {
+                eprintln!(
+                    "error: the solution has {} moves; printing every board would write about \
+                     {} MB. Use --short (blank positions) or --format json (moves), or --force.",
+                    moves.len(),
+                    bytes >> 20
+                );
+                return Ok(EXIT_USAGE);
+            }
+            path.write_boards(&mut out)
+        }
     };
-    write_stdout(&out)?;
-    Ok(EXIT_OK)
+    match written.and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing the solution to stdout")
+        }
+        _ => Ok(EXIT_OK),
+    }
 }
 
 /// Reads the input bytes: `Ok(Err(..))` is a rejection of the content (too long), `Err` a
@@ -286,53 +338,54 @@ fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> Stri
 }
 
 /// The boards along a solution, start and goal included.
-struct SolutionPath {
-    boards: Vec<Board>,
+struct SolutionPath<'a> {
+    start: &'a Board,
+    moves: &'a [Move],
 }
 
-impl SolutionPath {
-    /// Replays `moves` (already checked by `search::solve`) from `start`.
-    fn replay(start: &Board, moves: &[Move]) -> SolutionPath {
-        let mut boards = Vec::with_capacity(moves.len() + 1);
-        let mut b = start.clone();
-        boards.push(b.clone());
-        for &m in moves {
-            let legal = b.apply(m);
-            debug_assert!(legal, "search::solve replays every solution");
-            boards.push(b.clone());
-        }
-        SolutionPath { boards }
-    }
-
-    /// 1-based row-major positions of the blank, start included.
-    fn blank_positions(&self) -> Vec<usize> {
-        self.boards.iter().map(|b| b.blank() + 1).collect()
+impl SolutionPath<'_> {
+    /// 1-based row-major positions of the blank, start included, computed from the moves
+    /// alone (constant work per move, whatever the board size).
+    fn blank_positions(&self) -> impl Iterator<Item = usize> + '_ {
+        let (rows, cols) = (self.start.rows(), self.start.cols());
+        let mut blank = self.start.blank();
+        std::iter::once(blank + 1).chain(self.moves.iter().map(move |m| {
+            blank = m
+                .target(blank, rows, cols)
+                .expect("search::solve replays every solution");
+            blank + 1
+        }))
     }
 
     /// `--short`: the blank positions, comma-separated, and a newline.
-    fn short(&self) -> String {
-        let mut s = self
-            .blank_positions()
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        s.push('\n');
-        s
+    fn write_short(&self, out: &mut impl Write) -> io::Result<()> {
+        for (i, p) in self.blank_positions().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            write!(out, "{p}")?;
+        }
+        out.write_all(b"\n")
+    }
+
+    /// About how many bytes [`Self::write_boards`] writes.
+    fn boards_output_bytes(&self) -> u64 {
+        let cells = self.start.cells() as u64;
+        let digits = (cells.max(2) as f64).log10().ceil() as u64 + 1;
+        (self.moves.len() as u64 + 1) * (cells * digits + 1)
     }
 
     /// The default output: every board as rows of space-separated numbers, one blank line
-    /// between boards.
-    fn boards(&self) -> String {
-        let mut s = String::new();
-        for (i, b) in self.boards.iter().enumerate() {
-            if i > 0 {
-                s.push('\n');
-            }
-            s.push_str(&b.to_string());
-            s.push('\n');
+    /// between boards, replayed one move at a time (one board in memory).
+    fn write_boards(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut b = self.start.clone();
+        writeln!(out, "{b}")?;
+        for &m in self.moves {
+            let legal = b.apply(m);
+            debug_assert!(legal, "search::solve replays every solution");
+            writeln!(out, "\n{b}")?;
         }
-        s
+        Ok(())
     }
 }
 
@@ -373,7 +426,7 @@ impl JsonSolution {
             goal,
             moves: moves_to_string(moves),
             length: moves.len(),
-            blank_positions: path.blank_positions(),
+            blank_positions: path.blank_positions().collect(),
             algorithm: algorithm.to_string(),
             heuristic: heuristic.to_string(),
             optimal: report.optimal,

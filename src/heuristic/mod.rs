@@ -9,6 +9,8 @@
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
+pub mod pdb;
+mod walking_distance;
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,6 +21,8 @@ use crate::geometry::{Geometry, Tiles};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
+pub use pdb::{Pdb, PdbSpec};
+pub use walking_distance::WalkingDistance;
 
 /// A heuristic, by its command-line name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -32,6 +36,10 @@ pub enum HeuristicKind {
     /// `linear-conflict`: Manhattan plus 2 for each tile that must leave its row or column so
     /// that the others in that line can pass (the minimum number per line).
     LinearConflict,
+    /// `walking-distance`: Takahashi's walking distance (boards of at most 16 cells).
+    WalkingDistance,
+    /// `pdb[:PARTITION][:noreflect]`: additive disjoint pattern databases (see [`pdb`]).
+    Pdb(PdbSpec),
 }
 
 impl HeuristicKind {
@@ -50,6 +58,8 @@ impl HeuristicKind {
             HeuristicKind::Misplaced => "misplaced".into(),
             HeuristicKind::Manhattan => "manhattan".into(),
             HeuristicKind::LinearConflict => "linear-conflict".into(),
+            HeuristicKind::WalkingDistance => "walking-distance".into(),
+            HeuristicKind::Pdb(spec) => spec.to_string(),
         }
     }
 }
@@ -68,9 +78,12 @@ impl FromStr for HeuristicKind {
             "misplaced" => Ok(HeuristicKind::Misplaced),
             "manhattan" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" => Ok(HeuristicKind::LinearConflict),
+            "walking-distance" => Ok(HeuristicKind::WalkingDistance),
+            pdb if pdb.starts_with("pdb") => pdb.parse().map(HeuristicKind::Pdb),
             other => Err(format!(
                 "unknown heuristic \"{other}\", expected one of none, misplaced, manhattan, \
-                 linear-conflict"
+                 linear-conflict, walking-distance, pdb[:PARTITION] (auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6, \
+                 or tile groups like 1,2,3/4,5,6)"
             )),
         }
     }
@@ -146,6 +159,10 @@ pub enum Built {
     Manhattan(Manhattan),
     /// Linear conflict.
     LinearConflict(LinearConflict),
+    /// Walking distance.
+    WalkingDistance(WalkingDistance),
+    /// Additive pattern databases.
+    Pdb(Pdb),
 }
 
 impl Built {
@@ -156,6 +173,8 @@ impl Built {
             Built::Misplaced(h) => h.init(tiles).0,
             Built::Manhattan(h) => h.init(tiles).0,
             Built::LinearConflict(h) => h.init(tiles).0,
+            Built::WalkingDistance(h) => h.init(tiles).0,
+            Built::Pdb(h) => h.init(tiles).0,
         }
     }
 }
@@ -183,6 +202,14 @@ macro_rules! with_heuristic {
                 let $h = x;
                 $body
             }
+            $crate::heuristic::Built::WalkingDistance(x) => {
+                let $h = x;
+                $body
+            }
+            $crate::heuristic::Built::Pdb(x) => {
+                let $h = x;
+                $body
+            }
         }
     };
 }
@@ -194,5 +221,7 @@ pub fn build(kind: &HeuristicKind, geometry: &Geometry) -> Result<Built, Heurist
         HeuristicKind::Misplaced => Built::Misplaced(Misplaced::new(geometry)),
         HeuristicKind::Manhattan => Built::Manhattan(Manhattan::new(geometry)),
         HeuristicKind::LinearConflict => Built::LinearConflict(LinearConflict::new(geometry)),
+        HeuristicKind::WalkingDistance => Built::WalkingDistance(WalkingDistance::new(geometry)?),
+        HeuristicKind::Pdb(spec) => Built::Pdb(Pdb::new(spec, geometry)?),
     })
 }

@@ -110,6 +110,9 @@ pub enum Algorithm {
     WeightedAstar(Weight),
     /// Weighted IDA* (`wida:W`): IDA* on f = g + W h, solutions at most W times optimal.
     WeightedIdastar(Weight),
+    /// The polynomial-time line-by-line solver (`approx`, [`crate::approx`]): any size, not
+    /// optimal, no search (its node counts are not applicable).
+    Approx,
 }
 
 impl Algorithm {
@@ -131,19 +134,36 @@ impl Algorithm {
             Algorithm::Greedy => "greedy".into(),
             Algorithm::WeightedAstar(w) => format!("wastar:{w}"),
             Algorithm::WeightedIdastar(w) => format!("wida:{w}"),
+            Algorithm::Approx => "approx".into(),
         }
     }
 
     /// Whether the algorithm ignores the heuristic.
     pub fn is_blind(self) -> bool {
-        matches!(self, Algorithm::Bfs | Algorithm::Dijkstra)
+        matches!(
+            self,
+            Algorithm::Bfs | Algorithm::Dijkstra | Algorithm::Approx
+        )
+    }
+
+    /// Whether the algorithm searches (and so reports node counts); only `approx` does not.
+    pub fn is_search(self) -> bool {
+        self != Algorithm::Approx
+    }
+
+    /// The largest board (in cells) the algorithm takes.
+    pub fn max_cells(self) -> usize {
+        match self {
+            Algorithm::Approx => crate::board::MAX_CELLS,
+            _ => MAX_EXACT_CELLS,
+        }
     }
 
     /// Whether the returned solution is guaranteed shortest (given an admissible heuristic).
     pub fn is_optimal(self) -> bool {
         match self {
             Algorithm::Bfs | Algorithm::Dijkstra | Algorithm::Astar | Algorithm::Idastar => true,
-            Algorithm::Greedy => false,
+            Algorithm::Greedy | Algorithm::Approx => false,
             Algorithm::WeightedAstar(w) | Algorithm::WeightedIdastar(w) => w.0 == 100,
         }
     }
@@ -170,10 +190,11 @@ impl FromStr for Algorithm {
             "astar" => Ok(Algorithm::Astar),
             "idastar" => Ok(Algorithm::Idastar),
             "greedy" => Ok(Algorithm::Greedy),
+            "approx" => Ok(Algorithm::Approx),
             "wastar" | "wida" => Err(format!("{s} needs a weight, e.g. {s}:1.5")),
             _ => Err(format!(
                 "unknown algorithm \"{s}\", expected one of bfs, dijkstra, astar, idastar, \
-                 greedy, wastar:W, wida:W"
+                 greedy, wastar:W, wida:W, approx"
             )),
         }
     }
@@ -282,6 +303,9 @@ pub enum SolveError {
     /// The heuristic does not exist for this board.
     #[error(transparent)]
     Heuristic(#[from] HeuristicError),
+    /// The polynomial solver refused the board (too long a solution to store) or failed.
+    #[error(transparent)]
+    Approx(#[from] crate::approx::ApproxError),
     /// The solver returned moves that do not solve the board: a bug, reported, never printed
     /// as a solution.
     #[error("internal error: {algorithm} returned a solution that does not reach the goal")]
@@ -398,6 +422,9 @@ pub fn solve(
     limits: &Limits,
 ) -> Result<SolveReport, SolveError> {
     board.check_solvable(goal).map_err(SolveError::Unsolvable)?;
+    if algorithm == Algorithm::Approx {
+        return solve_approx(board, goal);
+    }
     if board.cells() > MAX_EXACT_CELLS {
         return Err(SolveError::TooLarge {
             algorithm,
@@ -438,6 +465,7 @@ pub fn solve(
         Algorithm::WeightedIdastar(w) => {
             idastar::run(&geometry, &tiles, &h, limits, Some(w.hundredths()))
         }
+        Algorithm::Approx => unreachable!("approx returned above"),
     };
     let search_time = start.elapsed();
     if let Some(moves) = &raw.moves
@@ -454,5 +482,29 @@ pub fn solve(
         optimal: algorithm.is_optimal(),
         search_time,
         setup_time,
+    })
+}
+
+/// [`solve`] with the polynomial solver: moves unpacked to one byte each, node counts zero
+/// (not applicable: see [`Algorithm::is_search`]).
+fn solve_approx(board: &Board, goal: Goal) -> Result<SolveReport, SolveError> {
+    let solution = crate::approx::solve_approx(board, goal)?;
+    let moves = solution.moves.to_vec();
+    if !board.replay_reaches_goal(&moves, goal) {
+        return Err(SolveError::InvalidSolution {
+            algorithm: Algorithm::Approx,
+        });
+    }
+    Ok(SolveReport {
+        status: Status::Solved,
+        moves: Some(moves),
+        stats: SearchStats {
+            memory_bytes: solution.stats.move_bytes as u64,
+            ..SearchStats::default()
+        },
+        initial_h: None,
+        optimal: false,
+        search_time: solution.stats.solve_time,
+        setup_time: Duration::ZERO,
     })
 }

@@ -1,0 +1,359 @@
+//! Additive disjoint pattern databases (Korf & Felner 2002).
+//!
+//! The tiles are split into disjoint groups; the database of a group holds, for every placement
+//! of its tiles, the fewest moves *of those tiles* needed to bring them home (other tiles move
+//! for free). Since no move is counted twice, the sum over the groups is admissible. On square
+//! boards the position is also looked up mirrored about the main diagonal (with the tiles
+//! relabelled so that the goal maps onto itself) and the larger sum is used.
+//!
+//! Inside IDA* a move changes one tile, so [`Pdb::update`](super::Heuristic::update) looks up
+//! only that tile's database (and its mirrored one); the memo carries the per-database values.
+//!
+//! Tables are shared process-wide ([`table`]): a batch of jobs builds or loads each database
+//! once. Building goes through the disk cache of [`store`].
+
+mod spec;
+pub mod store;
+pub mod table;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+pub use spec::{MAX_GROUPS, Partition, PdbSpec, Standard};
+pub use store::{StoreError, cache_dir, set_cache_dir};
+
+use super::{Heuristic, HeuristicError};
+use crate::board::Goal;
+use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+
+/// What identifies one database: board size, goal and the group's tiles (in ranking order).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TableKey {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The goal layout.
+    pub goal: Goal,
+    /// The pattern tiles.
+    pub tiles: Vec<u8>,
+}
+
+/// Where a table came from when it was first needed in this process.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    /// Read from this cache file.
+    Loaded(PathBuf),
+    /// Built, and stored in this cache file.
+    BuiltAndSaved(PathBuf),
+    /// Built; not stored (no cache directory, or the write failed: the reason).
+    BuiltOnly(String),
+}
+
+/// One database in memory.
+pub struct Table {
+    /// What it is.
+    pub key: TableKey,
+    /// One byte per entry (see [`table`] for the index).
+    pub data: Vec<u8>,
+    /// How it was obtained.
+    pub origin: Origin,
+    /// Wall time to build or load it.
+    pub elapsed: Duration,
+    /// Why an existing cache file was rejected, if one was.
+    pub rejected: Option<String>,
+}
+
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Table")
+            .field("key", &self.key)
+            .field("entries", &self.data.len())
+            .field("origin", &self.origin)
+            .finish()
+    }
+}
+
+type Slot = Arc<OnceLock<Arc<Table>>>;
+
+fn registry() -> &'static Mutex<HashMap<TableKey, Slot>> {
+    static REG: OnceLock<Mutex<HashMap<TableKey, Slot>>> = OnceLock::new();
+    REG.get_or_init(Default::default)
+}
+
+/// The database `key`, from this process's tables, else the disk cache, else built (and then
+/// stored). Concurrent callers asking for the same database wait for one build.
+pub fn table(key: &TableKey) -> Arc<Table> {
+    let slot = {
+        let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
+        reg.entry(key.clone()).or_default().clone()
+    };
+    slot.get_or_init(|| Arc::new(obtain(key, cache_dir(), false)))
+        .clone()
+}
+
+/// Loads `key` from `dir` (if any) or builds it; with `force`, always builds (and stores).
+pub fn obtain(key: &TableKey, dir: Option<PathBuf>, force: bool) -> Table {
+    let start = Instant::now();
+    let g = Geometry::new(key.rows, key.cols, key.goal);
+    let entries = table::entries(g.cells, key.tiles.len()).expect("checked by PdbSpec::groups");
+    let mut rejected = None;
+    if let Some(dir) = &dir
+        && !force
+    {
+        match store::load(dir, key, entries) {
+            Ok(data) => {
+                return Table {
+                    key: key.clone(),
+                    data,
+                    origin: Origin::Loaded(dir.join(store::file_name(key))),
+                    elapsed: start.elapsed(),
+                    rejected: None,
+                };
+            }
+            Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            }
+            Err(e) => rejected = Some(e.to_string()),
+        }
+    }
+    let (data, _) = table::build(&g, &key.tiles);
+    store::advise_huge_pages(&data);
+    let origin = match &dir {
+        Some(dir) => match store::save(dir, key, &data) {
+            Ok(path) => Origin::BuiltAndSaved(path),
+            Err(e) => Origin::BuiltOnly(e.to_string()),
+        },
+        None => Origin::BuiltOnly("no cache directory".into()),
+    };
+    Table {
+        key: key.clone(),
+        data,
+        origin,
+        elapsed: start.elapsed(),
+        rejected,
+    }
+}
+
+/// Sentinel in `group_of` for tiles in no group.
+const NONE: u8 = u8::MAX;
+
+/// One lookup: a database and which tiles' cells (optionally mirrored) index it.
+#[derive(Debug, Clone)]
+struct Lookup {
+    /// `tiles[..k]`: the tiles of the current position whose cells form the index.
+    tiles: [u8; MAX_EXACT_CELLS],
+    k: usize,
+    table: Arc<Table>,
+}
+
+/// The per-node memo: the value of every database, plain and mirrored, and their sums.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbMemo {
+    values: [u8; MAX_GROUPS],
+    mirrored: [u8; MAX_GROUPS],
+    sum: u32,
+    mirrored_sum: u32,
+}
+
+/// The additive pattern-database heuristic for one board size and goal.
+#[derive(Debug, Clone)]
+pub struct Pdb {
+    cells: usize,
+    groups: Vec<Vec<u8>>,
+    plain: Vec<Lookup>,
+    /// Empty unless reflection is on.
+    mirror_lookups: Vec<Lookup>,
+    /// `group_of[t]`: the lookup tile `t` belongs to, or [`NONE`].
+    group_of: [u8; MAX_EXACT_CELLS],
+    mirror_group_of: [u8; MAX_EXACT_CELLS],
+    /// The cell mirrored about the main diagonal.
+    mirror_cell: [u8; MAX_EXACT_CELLS],
+    reflect: bool,
+}
+
+impl Pdb {
+    /// Builds (or loads, or takes from this process) the databases of `spec` for `g`.
+    pub fn new(spec: &PdbSpec, g: &Geometry) -> Result<Pdb, HeuristicError> {
+        let groups = spec.groups(g)?;
+        let n = g.cells;
+        let reflect = spec.reflect && g.rows == g.cols;
+        let mut mirror_cell = [0u8; MAX_EXACT_CELLS];
+        for (c, m) in mirror_cell.iter_mut().enumerate().take(n) {
+            *m = if reflect {
+                (g.col(c) * g.cols + g.row(c)) as u8
+            } else {
+                c as u8
+            };
+        }
+        // Mirroring maps the goal onto itself once tile t is renamed to the tile whose goal
+        // cell is the mirror of t's goal cell (an involution).
+        let relabel = |t: u8| {
+            g.goal
+                .tile_at(mirror_cell[g.goal_cell[t as usize] as usize] as usize, n)
+                as u8
+        };
+        let mut group_of = [NONE; MAX_EXACT_CELLS];
+        let mut mirror_group_of = [NONE; MAX_EXACT_CELLS];
+        let mut plain = Vec::new();
+        let mut mirror_lookups = Vec::new();
+        for (i, gr) in groups.iter().enumerate() {
+            let table = table(&TableKey {
+                rows: g.rows,
+                cols: g.cols,
+                goal: g.goal,
+                tiles: gr.clone(),
+            });
+            let mut tiles = [0u8; MAX_EXACT_CELLS];
+            let mut mtiles = [0u8; MAX_EXACT_CELLS];
+            for (j, &t) in gr.iter().enumerate() {
+                tiles[j] = t;
+                group_of[t as usize] = i as u8;
+                // In the mirrored position tile t sits on the mirror of the cell of tile
+                // relabel(t) in the actual position.
+                if reflect {
+                    let src = relabel(t);
+                    mtiles[j] = src;
+                    mirror_group_of[src as usize] = i as u8;
+                }
+            }
+            plain.push(Lookup {
+                tiles,
+                k: gr.len(),
+                table: table.clone(),
+            });
+            if reflect {
+                mirror_lookups.push(Lookup {
+                    tiles: mtiles,
+                    k: gr.len(),
+                    table,
+                });
+            }
+        }
+        Ok(Pdb {
+            cells: n,
+            groups,
+            plain,
+            mirror_lookups,
+            group_of,
+            mirror_group_of,
+            mirror_cell,
+            reflect,
+        })
+    }
+
+    /// The tile groups in use.
+    pub fn groups(&self) -> &[Vec<u8>] {
+        &self.groups
+    }
+
+    /// Whether the mirrored lookups are used.
+    pub fn reflects(&self) -> bool {
+        self.reflect
+    }
+
+    /// The tables (one per group).
+    pub fn tables(&self) -> impl Iterator<Item = &Arc<Table>> {
+        self.plain.iter().map(|l| &l.table)
+    }
+
+    /// The values of each database for a position: plain and (if reflecting) mirrored.
+    pub fn values(&self, tiles: &Tiles) -> (Vec<u32>, Vec<u32>) {
+        let pos = self.positions(tiles);
+        (
+            self.plain
+                .iter()
+                .map(|l| u32::from(self.plain_value(l, &pos)))
+                .collect(),
+            self.mirror_lookups
+                .iter()
+                .map(|l| u32::from(self.mirror_value(l, &pos)))
+                .collect(),
+        )
+    }
+
+    #[inline(always)]
+    fn positions(&self, tiles: &Tiles) -> [u8; MAX_EXACT_CELLS] {
+        let mut pos = [0u8; MAX_EXACT_CELLS];
+        for c in 0..self.cells {
+            pos[tiles[c] as usize & 63] = c as u8;
+        }
+        pos
+    }
+
+    #[inline(always)]
+    fn plain_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
+        let r = table::rank(
+            self.cells,
+            l.tiles[..l.k].iter().map(|&t| pos[t as usize & 63]),
+        );
+        l.table.data[r]
+    }
+
+    #[inline(always)]
+    fn mirror_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
+        let r = table::rank(
+            self.cells,
+            l.tiles[..l.k]
+                .iter()
+                .map(|&t| self.mirror_cell[pos[t as usize & 63] as usize & 63]),
+        );
+        l.table.data[r]
+    }
+}
+
+impl Heuristic for Pdb {
+    type Memo = PdbMemo;
+
+    fn init(&self, tiles: &Tiles) -> (u32, PdbMemo) {
+        let pos = self.positions(tiles);
+        let mut memo = PdbMemo {
+            values: [0; MAX_GROUPS],
+            mirrored: [0; MAX_GROUPS],
+            sum: 0,
+            mirrored_sum: 0,
+        };
+        for (i, l) in self.plain.iter().enumerate() {
+            memo.values[i] = self.plain_value(l, &pos);
+            memo.sum += u32::from(memo.values[i]);
+        }
+        for (i, l) in self.mirror_lookups.iter().enumerate() {
+            memo.mirrored[i] = self.mirror_value(l, &pos);
+            memo.mirrored_sum += u32::from(memo.mirrored[i]);
+        }
+        (memo.sum.max(memo.mirrored_sum), memo)
+    }
+
+    #[inline(always)]
+    fn update(
+        &self,
+        tiles: &Tiles,
+        tile: u8,
+        _from: usize,
+        _to: usize,
+        _h: u32,
+        mut memo: PdbMemo,
+    ) -> (u32, PdbMemo) {
+        let gi = self.group_of[tile as usize & 63];
+        let mi = self.mirror_group_of[tile as usize & 63];
+        if gi == NONE && mi == NONE {
+            return (memo.sum.max(memo.mirrored_sum), memo);
+        }
+        let pos = self.positions(tiles);
+        if gi != NONE {
+            let gi = gi as usize & (MAX_GROUPS - 1);
+            let v = self.plain_value(&self.plain[gi], &pos);
+            memo.sum = memo.sum + u32::from(v) - u32::from(memo.values[gi]);
+            memo.values[gi] = v;
+        }
+        if self.reflect && mi != NONE {
+            let mi = mi as usize & (MAX_GROUPS - 1);
+            let v = self.mirror_value(&self.mirror_lookups[mi], &pos);
+            memo.mirrored_sum = memo.mirrored_sum + u32::from(v) - u32::from(memo.mirrored[mi]);
+            memo.mirrored[mi] = v;
+        }
+        (memo.sum.max(memo.mirrored_sum), memo)
+    }
+}
