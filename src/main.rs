@@ -1,5 +1,9 @@
 //! The `bench` binary: a thin shell around [`npuzzle::cli`].
 
+/// Counts heap bytes per thread, so that `bench run` can report each job's peak heap.
+#[global_allocator]
+static ALLOC: npuzzle::harness::alloc::CountingAlloc = npuzzle::harness::alloc::CountingAlloc;
+
 fn main() {
     std::process::exit(npuzzle::cli::main());
 }

@@ -1,0 +1,418 @@
+//! The job plan of `bench run`: instance files are read and checked, the cross product of
+//! instances x (algorithm, heuristic) x repetitions is listed in a fixed order, cut into shards
+//! and shuffled for execution.
+//!
+//! The order of the full list (before any shuffle) is: instance files as given, instances in
+//! file order, (algorithm, heuristic) pairs as given, repetitions. Shard `K/N` takes the jobs at
+//! positions `K-1, K-1+N, K-1+2N, ...` of that list, so shards are disjoint, cover the list, and
+//! each gets a similar mix of easy and hard jobs. The shuffle (seeded) changes only the order
+//! in which jobs run, never which jobs or their results.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+use crate::board::Goal;
+use crate::geometry::Geometry;
+use crate::heuristic::{self, HeuristicKind};
+use crate::search::Algorithm;
+
+use super::record::JobKey;
+use crate::instances::{InstanceError, InstanceSet, read_instance_file};
+
+/// An instance file, read and checked.
+#[derive(Debug)]
+pub struct InstanceSource {
+    /// The path as named on the command line (the `instance_file` column).
+    pub name: String,
+    /// The instances.
+    pub set: InstanceSet,
+    /// SHA-256 of the file.
+    pub sha256: String,
+    /// Ids of unsolvable instances left out (`--skip-invalid`).
+    pub skipped: Vec<String>,
+}
+
+/// Why a plan cannot be made. Nothing has run when one of these is returned.
+#[derive(Debug, Error)]
+pub enum PlanError {
+    /// The instance file is unreadable or malformed.
+    #[error(transparent)]
+    Instances(#[from] InstanceError),
+    /// Hashing the file failed.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        error: std::io::Error,
+    },
+    /// An instance cannot reach the goal.
+    #[error(
+        "{file}:{line}: instance {id} is unsolvable for goal {goal} ({why}); \
+         fix the file or pass --skip-invalid to leave such instances out"
+    )]
+    Unsolvable {
+        /// The file.
+        file: String,
+        /// Its line.
+        line: usize,
+        /// Instance id.
+        id: String,
+        /// The goal.
+        goal: Goal,
+        /// The solvability check's message.
+        why: String,
+    },
+    /// Two instances share an id (job keys would collide).
+    #[error("{file}:{line}: instance id {id} was already used on line {first}")]
+    DuplicateId {
+        /// The file.
+        file: String,
+        /// The later line.
+        line: usize,
+        /// The first line.
+        first: usize,
+        /// The id.
+        id: String,
+    },
+    /// The same file was named twice.
+    #[error("--instances: {0} is given more than once")]
+    DuplicateFile(String),
+    /// A heuristic does not exist for a board size.
+    #[error("--heuristics: {0}")]
+    Heuristic(String),
+    /// A board is too large for an algorithm.
+    #[error(
+        "--algos: {algorithm} solves boards of at most {max} cells; {file} has {rows} x {cols} boards"
+    )]
+    TooLarge {
+        /// The algorithm.
+        algorithm: Algorithm,
+        /// The file.
+        file: String,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// The cell limit.
+        max: usize,
+    },
+    /// No algorithm / heuristic given.
+    #[error("{0}: no names given")]
+    Empty(&'static str),
+}
+
+/// Reads, hashes and checks the instance files. Unsolvable instances are an error unless
+/// `skip_unsolvable`, which leaves them out (recorded in [`InstanceSource::skipped`]).
+pub fn load_instances(
+    paths: &[PathBuf],
+    goal_override: Option<Goal>,
+    skip_unsolvable: bool,
+) -> Result<Vec<InstanceSource>, PlanError> {
+    let mut sources: Vec<InstanceSource> = Vec::new();
+    for path in paths {
+        let name = path.display().to_string();
+        if sources.iter().any(|s| s.name == name) {
+            return Err(PlanError::DuplicateFile(name));
+        }
+        let mut set = read_instance_file(path, goal_override)?;
+        let sha256 = super::meta::sha256_file(path).map_err(|error| PlanError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        let mut first_line: HashMap<&str, usize> = HashMap::new();
+        for inst in &set.instances {
+            if let Some(&first) = first_line.get(inst.id.as_str()) {
+                return Err(PlanError::DuplicateId {
+                    file: name,
+                    line: inst.line,
+                    first,
+                    id: inst.id.clone(),
+                });
+            }
+            first_line.insert(&inst.id, inst.line);
+        }
+        let goal = set.goal;
+        let mut skipped = Vec::new();
+        let mut bad = None;
+        set.instances
+            .retain(|inst| match inst.board.check_solvable(goal) {
+                Ok(()) => true,
+                Err(e) => {
+                    if bad.is_none() {
+                        bad = Some((inst.line, inst.id.clone(), e.to_string()));
+                    }
+                    skipped.push(inst.id.clone());
+                    false
+                }
+            });
+        if let Some((line, id, why)) = bad
+            && !skip_unsolvable
+        {
+            return Err(PlanError::Unsolvable {
+                file: name,
+                line,
+                id,
+                goal,
+                why,
+            });
+        }
+        sources.push(InstanceSource {
+            name,
+            set,
+            sha256,
+            skipped,
+        });
+    }
+    Ok(sources)
+}
+
+/// The (algorithm, heuristic) pairs: every algorithm with every heuristic, except that blind
+/// algorithms get the single heuristic `none`. Duplicates are dropped, order kept.
+pub fn pairs(
+    algorithms: &[Algorithm],
+    heuristics: &[HeuristicKind],
+) -> Result<Vec<(Algorithm, HeuristicKind)>, PlanError> {
+    if algorithms.is_empty() {
+        return Err(PlanError::Empty("--algos"));
+    }
+    if heuristics.is_empty() {
+        return Err(PlanError::Empty("--heuristics"));
+    }
+    let mut out: Vec<(Algorithm, HeuristicKind)> = Vec::new();
+    for &a in algorithms {
+        let hs: Vec<HeuristicKind> = if a.is_blind() {
+            vec![HeuristicKind::None]
+        } else {
+            heuristics.to_vec()
+        };
+        for h in hs {
+            if !out.iter().any(|(a2, h2)| *a2 == a && *h2 == h) {
+                out.push((a, h));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Checks that every pair can run on every file's board size (heuristics built once per size
+/// here, so a failure is reported before anything starts).
+pub fn check_pairs(
+    sources: &[InstanceSource],
+    pairs: &[(Algorithm, HeuristicKind)],
+) -> Result<(), PlanError> {
+    let mut checked: Vec<(usize, usize, Goal, HeuristicKind)> = Vec::new();
+    for s in sources {
+        let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
+        for (a, h) in pairs {
+            if rows * cols > a.max_cells() {
+                return Err(PlanError::TooLarge {
+                    algorithm: *a,
+                    file: s.name.clone(),
+                    rows,
+                    cols,
+                    max: a.max_cells(),
+                });
+            }
+            if a.is_blind()
+                || checked
+                    .iter()
+                    .any(|c| (c.0, c.1, c.2, &c.3) == (rows, cols, goal, h))
+            {
+                continue;
+            }
+            heuristic::build(h, &Geometry::new(rows, cols, goal))
+                .map_err(|e| PlanError::Heuristic(format!("{e} (in {})", s.name)))?;
+            checked.push((rows, cols, goal, h.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// One job: an instance, an algorithm, a heuristic, a repetition.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Position in the full, unshuffled job list.
+    pub index: usize,
+    /// Index into the instance sources.
+    pub source: usize,
+    /// Index into that source's instances.
+    pub instance: usize,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The heuristic (`none` for blind algorithms).
+    pub heuristic: HeuristicKind,
+    /// 1-based repetition.
+    pub repetition: u32,
+}
+
+impl Job {
+    /// The job's key (as its CSV row will carry it).
+    pub fn key(&self, sources: &[InstanceSource]) -> JobKey {
+        let s = &sources[self.source];
+        JobKey {
+            instance_file: s.name.clone(),
+            instance_id: s.set.instances[self.instance].id.clone(),
+            algorithm: self.algorithm.name().to_string(),
+            heuristic: self.heuristic.name(),
+            repetition: self.repetition,
+        }
+    }
+}
+
+/// The full job list in its fixed order (see the module documentation).
+pub fn jobs(
+    sources: &[InstanceSource],
+    pairs: &[(Algorithm, HeuristicKind)],
+    repeat: u32,
+) -> Vec<Job> {
+    let mut out = Vec::new();
+    for (si, s) in sources.iter().enumerate() {
+        for ii in 0..s.set.instances.len() {
+            for (a, h) in pairs {
+                for r in 1..=repeat {
+                    out.push(Job {
+                        index: out.len(),
+                        source: si,
+                        instance: ii,
+                        algorithm: *a,
+                        heuristic: h.clone(),
+                        repetition: r,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `--shard K/N`: the K-th (1-based) of N slices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based shard number.
+    pub k: usize,
+    /// Number of shards.
+    pub n: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let err = || format!("\"{s}\" is not a shard: expected K/N with 1 <= K <= N, e.g. 2/8");
+        let (k, n) = s.split_once('/').ok_or_else(err)?;
+        let k: usize = k.trim().parse().map_err(|_| err())?;
+        let n: usize = n.trim().parse().map_err(|_| err())?;
+        if k == 0 || n == 0 || k > n {
+            return Err(err());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl Shard {
+    /// Keeps this shard's jobs.
+    pub fn select(self, jobs: Vec<Job>) -> Vec<Job> {
+        jobs.into_iter()
+            .filter(|j| j.index % self.n == self.k - 1)
+            .collect()
+    }
+}
+
+/// Shuffles the execution order with a seeded, portable generator (ChaCha8).
+pub fn shuffle(jobs: &mut [Job], seed: u64) {
+    jobs.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+}
+
+/// The newest regular file in `dir` (by modification time, then name), skipping hidden files
+/// and READMEs: the default instance file of `bench run`.
+pub fn newest_instance_file(dir: &Path) -> std::io::Result<Option<PathBuf>> {
+    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.to_ascii_lowercase().starts_with("readme") {
+            continue;
+        }
+        let meta = entry.metadata()?;
+        if !meta.is_file() {
+            continue;
+        }
+        let t = meta.modified()?;
+        let path = dir.join(&name);
+        if best.as_ref().is_none_or(|(bt, bp)| (t, &path) > (*bt, bp)) {
+            best = Some((t, path));
+        }
+    }
+    Ok(best.map(|(_, p)| p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_partition() {
+        assert_eq!("2/8".parse::<Shard>().unwrap(), Shard { k: 2, n: 8 });
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let mk = |n: usize| -> Vec<Job> {
+            (0..n)
+                .map(|i| Job {
+                    index: i,
+                    source: 0,
+                    instance: i,
+                    algorithm: Algorithm::Bfs,
+                    heuristic: HeuristicKind::None,
+                    repetition: 1,
+                })
+                .collect()
+        };
+        let mut seen = vec![0; 10];
+        for k in 1..=3 {
+            for j in (Shard { k, n: 3 }).select(mk(10)) {
+                seen[j.index] += 1;
+            }
+        }
+        assert_eq!(seen, vec![1; 10]);
+        let mut a = mk(50);
+        let mut b = mk(50);
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        let ia: Vec<_> = a.iter().map(|j| j.index).collect();
+        let ib: Vec<_> = b.iter().map(|j| j.index).collect();
+        assert_eq!(ia, ib);
+        assert_ne!(ia, (0..50).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn blind_algorithms_get_heuristic_none_once() {
+        let p = pairs(
+            &[Algorithm::Bfs, Algorithm::Astar, Algorithm::Bfs],
+            &[HeuristicKind::Manhattan, HeuristicKind::LinearConflict],
+        )
+        .unwrap();
+        assert_eq!(
+            p,
+            vec![
+                (Algorithm::Bfs, HeuristicKind::None),
+                (Algorithm::Astar, HeuristicKind::Manhattan),
+                (Algorithm::Astar, HeuristicKind::LinearConflict),
+            ]
+        );
+        assert!(pairs(&[], &[HeuristicKind::Manhattan]).is_err());
+    }
+}

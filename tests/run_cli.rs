@@ -1,0 +1,794 @@
+//! `bench run` and `bench merge`, driven through the real binary.
+//!
+//! Instance files are written here in Korf's tsv layout (`id<TAB>tiles`, blank-first goal),
+//! boards made by random walks from the goal with a fixed-seed generator of this file (not the
+//! project's generator). Expected moves come from BFS (exact) and from the algorithms agreeing
+//! with each other; expected job sets from counting by hand.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use npuzzle::{Board, Goal, Move};
+use predicates::prelude::*;
+
+/// The results header as documented in the README (copied, not computed).
+const DOCUMENTED_HEADER: &str = "run_id,instance_file,instance_id,rows,cols,goal,scramble_moves,\
+algorithm,heuristic,repetition,status,moves,optimal,nodes_expanded,nodes_generated,\
+peak_stored_nodes,peak_heap_bytes,wall_ms,cpu_ms,setup_ms,initial_h,message,solution";
+
+fn bench() -> Command {
+    Command::cargo_bin("bench").unwrap()
+}
+
+/// A random walk of `moves` blank moves from the blank-first goal, never undoing the previous
+/// move (xorshift generator, so the file is the same everywhere).
+fn walk(n: usize, moves: usize, seed: u64) -> Board {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut board = Board::solved(n, n, Goal::BlankFirst);
+    let mut last: Option<Move> = None;
+    for _ in 0..moves {
+        let options: Vec<Move> = board
+            .legal_moves()
+            .filter(|m| Some(m.inverse()) != last)
+            .collect();
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let m = options[(state % options.len() as u64) as usize];
+        assert!(board.apply(m));
+        last = Some(m);
+    }
+    board
+}
+
+fn tsv(boards: &[Board]) -> String {
+    let mut s = String::from("id\ttiles\n");
+    for (i, b) in boards.iter().enumerate() {
+        let tiles: Vec<String> = b.tiles().iter().map(u32::to_string).collect();
+        s += &format!("{}\t{}\n", i + 1, tiles.join(" "));
+    }
+    s
+}
+
+fn write_walks(dir: &Path, name: &str, n: usize, moves: usize, count: usize, seed: u64) -> PathBuf {
+    let boards: Vec<Board> = (0..count)
+        .map(|i| walk(n, moves, seed * 1000 + i as u64))
+        .collect();
+    let p = dir.join(name);
+    std::fs::write(&p, tsv(&boards)).unwrap();
+    p
+}
+
+type Record = HashMap<String, String>;
+
+fn read_csv(path: &Path) -> (String, Vec<Record>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    parse_csv(&text)
+}
+
+fn parse_csv(text: &str) -> (String, Vec<Record>) {
+    let header = text.lines().next().unwrap_or("").to_string();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let names: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            names
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+fn key(r: &Record) -> (String, String, String, String, String) {
+    (
+        r["instance_file"].clone(),
+        r["instance_id"].clone(),
+        r["algorithm"].clone(),
+        r["heuristic"].clone(),
+        r["repetition"].clone(),
+    )
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    bench().current_dir(dir).arg("run").args(args).assert()
+}
+
+#[test]
+fn every_job_has_one_row_with_the_documented_header_and_algorithms_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p3.tsv", 3, 30, 12, 1);
+    write_walks(d, "p4.tsv", 4, 14, 8, 2);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "p4.tsv",
+            "--algos",
+            "astar,idastar,bfs",
+            "--heuristics",
+            "manhattan,misplaced",
+            "--repeat",
+            "2",
+            "--solutions",
+            "--out",
+            "out.csv",
+            "--threads",
+            "2",
+        ],
+    )
+    .success();
+    let (header, rows) = read_csv(&d.join("out.csv"));
+    assert_eq!(header, DOCUMENTED_HEADER);
+    // (12 + 8) instances x (astar x 2 heuristics + idastar x 2 + bfs x none) x 2 repetitions.
+    assert_eq!(rows.len(), 20 * 5 * 2);
+    let keys: BTreeSet<_> = rows.iter().map(key).collect();
+    assert_eq!(keys.len(), rows.len(), "duplicate job keys");
+    let run_ids: BTreeSet<_> = rows.iter().map(|r| r["run_id"].clone()).collect();
+    assert_eq!(run_ids.len(), 1);
+
+    let mut moves: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for r in &rows {
+        assert_eq!(r["status"], "solved", "{r:?}");
+        assert_eq!(r["optimal"], "true");
+        assert_eq!(r["message"], "");
+        assert_eq!(r["scramble_moves"], "", "Korf layout has no walk length");
+        let blind = r["algorithm"] == "bfs";
+        assert_eq!(r["heuristic"] == "none", blind);
+        assert_eq!(r["initial_h"].is_empty(), blind);
+        for col in [
+            "nodes_expanded",
+            "nodes_generated",
+            "peak_stored_nodes",
+            "peak_heap_bytes",
+        ] {
+            assert!(r[col].parse::<u64>().is_ok(), "{col}: {r:?}");
+        }
+        for col in ["wall_ms", "cpu_ms", "setup_ms"] {
+            assert!(r[col].parse::<f64>().is_ok(), "{col}: {r:?}");
+        }
+        let walk_len = if r["rows"] == "3" { 30 } else { 14 };
+        let m: usize = r["moves"].parse().unwrap();
+        assert!(m <= walk_len);
+        assert_eq!(r["solution"].len(), m);
+        // The solution replays to the goal (checked here, independently of the harness).
+        let file = std::fs::read_to_string(d.join(&r["instance_file"])).unwrap();
+        let line = file
+            .lines()
+            .find(|l| l.split('\t').next() == Some(r["instance_id"].as_str()))
+            .unwrap();
+        let tiles: Vec<u32> = line
+            .split('\t')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let n = r["rows"].parse().unwrap();
+        let mut b = Board::new(n, n, tiles).unwrap();
+        for c in r["solution"].chars() {
+            assert!(b.apply(Move::from_letter(c).unwrap()));
+        }
+        assert!(b.is_goal(Goal::BlankFirst));
+        moves
+            .entry((r["instance_file"].clone(), r["instance_id"].clone()))
+            .or_default()
+            .insert(r["moves"].clone());
+    }
+    assert_eq!(moves.len(), 20);
+    for (k, m) in &moves {
+        assert_eq!(m.len(), 1, "A*, IDA* and BFS disagree on {k:?}: {m:?}");
+    }
+}
+
+#[test]
+fn limits_become_statuses_and_exit_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "hard.tsv", 4, 60, 1, 7);
+    // BFS at 60 moves needs far more than 64 MiB: memory-limit, and the process survives.
+    run_in(
+        d,
+        &[
+            "--instances",
+            "hard.tsv",
+            "--algos",
+            "bfs",
+            "--max-memory",
+            "64MiB",
+            "--out",
+            "m.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("m.csv"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["status"], "memory-limit");
+    assert_eq!(rows[0]["moves"], "");
+    let peak: u64 = rows[0]["peak_heap_bytes"].parse().unwrap();
+    assert!(peak > 8 << 20 && peak <= 64 << 20, "peak heap {peak}");
+
+    run_in(
+        d,
+        &[
+            "--instances",
+            "hard.tsv",
+            "--algos",
+            "idastar",
+            "--max-nodes",
+            "5000",
+            "--out",
+            "n.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("n.csv"));
+    assert_eq!(rows[0]["status"], "node-limit");
+    let generated: u64 = rows[0]["nodes_generated"].parse().unwrap();
+    assert!(generated <= 5000, "{generated}");
+
+    run_in(
+        d,
+        &[
+            "--instances",
+            "hard.tsv",
+            "--algos",
+            "bfs",
+            "--timeout",
+            "50ms",
+            "--out",
+            "t.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("t.csv"));
+    assert_eq!(rows[0]["status"], "timeout");
+}
+
+#[test]
+fn bad_names_and_bad_instances_stop_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p3.tsv", 3, 10, 2, 3);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "--algos",
+            "astar,quantum",
+            "--out",
+            "a.csv",
+        ],
+    )
+    .code(2)
+    .stderr(predicates::str::contains("--algos").and(predicates::str::contains("quantum")));
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "--heuristics",
+            "magic",
+            "--out",
+            "a.csv",
+        ],
+    )
+    .code(2)
+    .stderr(predicates::str::contains("--heuristics"));
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "--max-memory",
+            "lots",
+            "--out",
+            "a.csv",
+        ],
+    )
+    .code(2)
+    .stderr(predicates::str::contains("--max-memory"));
+    run_in(
+        d,
+        &["--instances", "p3.tsv", "--shard", "4/3", "--out", "a.csv"],
+    )
+    .code(2);
+    assert!(!d.join("a.csv").exists());
+
+    // Swapping two tiles makes a board unsolvable: stop, naming file:line.
+    let mut text = std::fs::read_to_string(d.join("p3.tsv")).unwrap();
+    text += "3\t0 2 1 3 4 5 6 7 8\n";
+    std::fs::write(d.join("bad.tsv"), &text).unwrap();
+    run_in(d, &["--instances", "bad.tsv", "--out", "b.csv"])
+        .code(1)
+        .stderr(
+            predicates::str::contains("bad.tsv:4").and(predicates::str::contains("unsolvable")),
+        );
+    assert!(!d.join("b.csv").exists());
+    run_in(
+        d,
+        &["--instances", "bad.tsv", "--skip-invalid", "--out", "b.csv"],
+    )
+    .success()
+    .stderr(predicates::str::contains("left out 1 unsolvable"));
+    let (_, rows) = read_csv(&d.join("b.csv"));
+    assert_eq!(rows.len(), 2);
+
+    // A board beyond the exact searches' 64 cells: refused up front, naming the flag.
+    let big: Vec<String> = (0..81).map(|t| t.to_string()).collect();
+    std::fs::write(
+        d.join("big.tsv"),
+        format!("id\ttiles\n1\t{}\n", big.join(" ")),
+    )
+    .unwrap();
+    run_in(d, &["--instances", "big.tsv", "--out", "c.csv"])
+        .code(1)
+        .stderr(predicates::str::contains("--algos"));
+    // ... while the polynomial-time solver takes it: a row without search counters.
+    write_walks(d, "big9.tsv", 9, 300, 2, 12);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "big9.tsv",
+            "--algos",
+            "approx",
+            "--solutions",
+            "--out",
+            "c.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("c.csv"));
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(
+            (r["status"].as_str(), r["optimal"].as_str()),
+            ("solved", "false")
+        );
+        assert_eq!(r["heuristic"], "none");
+        assert_eq!(r["nodes_expanded"], "");
+        assert_eq!(r["solution"].len(), r["moves"].parse::<usize>().unwrap());
+    }
+
+    // A heuristic that does not exist for the board size: named before anything runs.
+    write_walks(d, "p5.tsv", 5, 10, 1, 13);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p5.tsv",
+            "--heuristics",
+            "walking-distance",
+            "--out",
+            "w.csv",
+        ],
+    )
+    .code(1)
+    .stderr(predicates::str::contains("--heuristics").and(predicates::str::contains("5 x 5")));
+    assert!(!d.join("w.csv").exists());
+
+    // An existing output is not overwritten.
+    run_in(d, &["--instances", "p3.tsv", "--out", "b.csv"])
+        .code(1)
+        .stderr(predicates::str::contains("--resume"));
+}
+
+#[test]
+fn defaults_take_the_newest_instance_file_and_write_under_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("instances")).unwrap();
+    write_walks(&d.join("instances"), "old.tsv", 3, 10, 2, 4);
+    std::thread::sleep(Duration::from_millis(20));
+    write_walks(&d.join("instances"), "new.tsv", 3, 12, 3, 5);
+    let out = run_in(d, &[]).success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("instances/new.tsv"), "{stderr}");
+    let csvs: Vec<PathBuf> = std::fs::read_dir(d.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        .collect();
+    assert_eq!(csvs.len(), 1);
+    assert!(stderr.contains(&csvs[0].file_name().unwrap().to_string_lossy().to_string()));
+    let (_, rows) = read_csv(&csvs[0]);
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter()
+            .all(|r| r["algorithm"] == "idastar" && r["heuristic"] == "manhattan")
+    );
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(csvs[0].with_extension("csv.meta.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(meta["run_id"].as_str().unwrap(), rows[0]["run_id"]);
+    assert_eq!(meta["limits"]["timeout_ms"], 60000);
+    assert!(meta["limits"]["max_memory_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(meta["instance_files"][0]["path"], "instances/new.tsv");
+    assert_eq!(
+        meta["instance_files"][0]["sha256"].as_str().unwrap().len(),
+        64
+    );
+    assert!(meta["job_order_seed"].is_u64());
+    assert_eq!(meta["sessions"][0]["status"], "complete");
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_moves_and_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 24, 10, 6);
+    let cols = [
+        "status",
+        "moves",
+        "nodes_expanded",
+        "nodes_generated",
+        "peak_stored_nodes",
+    ];
+    let mut results = Vec::new();
+    for t in ["1", "2"] {
+        let out = format!("t{t}.csv");
+        run_in(
+            d,
+            &[
+                "--instances",
+                "p4.tsv",
+                "--algos",
+                "astar,idastar",
+                "--threads",
+                t,
+                "--out",
+                &out,
+            ],
+        )
+        .success();
+        let (_, rows) = read_csv(&d.join(&out));
+        let m: BTreeMap<_, Vec<String>> = rows
+            .iter()
+            .map(|r| (key(r), cols.iter().map(|c| r[*c].clone()).collect()))
+            .collect();
+        assert_eq!(m.len(), 20);
+        results.push(m);
+    }
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn shards_partition_the_run_and_merge_joins_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p3.tsv", 3, 20, 7, 8);
+    let common = [
+        "--instances",
+        "p3.tsv",
+        "--algos",
+        "astar,bfs",
+        "--repeat",
+        "2",
+    ];
+    let run = |extra: &[&str]| {
+        let mut a: Vec<&str> = common.to_vec();
+        a.extend_from_slice(extra);
+        run_in(d, &a).success();
+    };
+    run(&["--out", "full.csv"]);
+    for k in 1..=3 {
+        run(&[
+            "--shard",
+            &format!("{k}/3"),
+            "--out",
+            &format!("s{k}.csv"),
+            "--seed",
+            &k.to_string(),
+        ]);
+    }
+    let moves_by_key = |p: &str| -> BTreeMap<_, String> {
+        read_csv(&d.join(p))
+            .1
+            .iter()
+            .map(|r| (key(r), r["moves"].clone()))
+            .collect()
+    };
+    let full = moves_by_key("full.csv");
+    assert_eq!(full.len(), 7 * 2 * 2);
+    let mut union = BTreeMap::new();
+    for k in 1..=3 {
+        let s = moves_by_key(&format!("s{k}.csv"));
+        assert!(!s.is_empty());
+        for (key, m) in s {
+            assert!(union.insert(key, m).is_none(), "shards overlap");
+        }
+    }
+    assert_eq!(union, full);
+
+    bench()
+        .current_dir(d)
+        .args(["merge", "s1.csv", "s2.csv", "s3.csv", "--out", "merged.csv"])
+        .assert()
+        .success();
+    assert_eq!(moves_by_key("merged.csv"), full);
+    assert!(d.join("merged.csv.meta.json").exists());
+
+    // The same shard twice: duplicate job keys.
+    std::fs::copy(d.join("s1.csv"), d.join("again.csv")).unwrap();
+    bench()
+        .current_dir(d)
+        .args(["merge", "s1.csv", "s2.csv", "again.csv", "--out", "dup.csv"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("again.csv:2").and(predicates::str::contains("s1.csv")));
+    assert!(!d.join("dup.csv").exists());
+
+    // A file with another header.
+    let text = std::fs::read_to_string(d.join("s2.csv")).unwrap();
+    std::fs::write(d.join("other.csv"), text.replacen("run_id,", "id,", 1)).unwrap();
+    bench()
+        .current_dir(d)
+        .args(["merge", "s1.csv", "other.csv", "--out", "hdr.csv"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("header"));
+}
+
+/// Starts `bench run` in the background, waits until its output has at least `rows` rows, and
+/// returns the child (still running).
+fn start_and_wait(d: &Path, args: &[&str], rows: usize) -> std::process::Child {
+    let exe = assert_cmd::cargo::cargo_bin("bench");
+    let mut child = std::process::Command::new(exe)
+        .current_dir(d)
+        .arg("run")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = d.join("r.csv");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let n = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count().saturating_sub(1));
+        if n >= rows {
+            return child;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be interrupted"
+        );
+        assert!(Instant::now() < deadline, "no rows appeared");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn resume_args() -> Vec<&'static str> {
+    // 60 BFS jobs of a few tens of milliseconds each, one thread: seconds in all.
+    vec![
+        "--instances",
+        "p4.tsv",
+        "--algos",
+        "bfs",
+        "--threads",
+        "1",
+        "--out",
+        "r.csv",
+        "--quiet",
+    ]
+}
+
+fn assert_complete(d: &Path) {
+    let (_, rows) = read_csv(&d.join("r.csv"));
+    let keys: BTreeSet<_> = rows.iter().map(key).collect();
+    assert_eq!(keys.len(), rows.len(), "duplicate rows after resume");
+    assert_eq!(rows.len(), 60);
+    assert!(rows.iter().all(|r| r["status"] == "solved"));
+    let ids: BTreeSet<_> = rows.iter().map(|r| r["run_id"].clone()).collect();
+    assert_eq!(ids.len(), 1, "a resumed run keeps its run id");
+}
+
+#[test]
+fn resume_after_sigkill_gives_one_row_per_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 16, 60, 9);
+    let mut child = start_and_wait(d, &resume_args(), 3);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let (_, partial) = read_csv(&d.join("r.csv"));
+    assert!(partial.len() < 60, "the run finished before the kill");
+    // Whatever the kill left, also simulate a row torn mid-write.
+    let mut text = std::fs::read_to_string(d.join("r.csv")).unwrap();
+    if text.ends_with('\n') {
+        text += "20261201T000000Z-abcdef,p4.tsv,4";
+        std::fs::write(d.join("r.csv"), text).unwrap();
+    }
+    let mut args = resume_args();
+    args.push("--resume");
+    run_in(d, &args).success();
+    assert_complete(d);
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("r.csv.meta.json")).unwrap()).unwrap();
+    let sessions = meta["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2);
+    assert_eq!(
+        sessions[0]["status"], "running",
+        "the killed session never finished"
+    );
+    assert_eq!(sessions[1]["status"], "complete");
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_with_130_and_resume_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 16, 60, 9);
+    let child = start_and_wait(d, &resume_args(), 2);
+    // SAFETY: sending SIGINT to our own child process.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(130));
+    let text = std::fs::read_to_string(d.join("r.csv")).unwrap();
+    assert!(text.ends_with('\n'), "the writer flushed whole rows");
+    let (_, partial) = parse_csv(&text);
+    assert!(partial.len() < 60);
+    assert!(
+        partial.iter().all(|r| r["status"] == "solved"),
+        "no row for the cancelled job"
+    );
+    let mut args = resume_args();
+    args.push("--resume");
+    run_in(d, &args).success();
+    assert_complete(d);
+}
+
+fn data_dir() -> PathBuf {
+    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
+    if beside.is_dir() {
+        beside
+    } else {
+        PathBuf::from("/work/shared/data")
+    }
+}
+
+#[test]
+fn korf_instances_through_the_harness_match_the_published_counts() {
+    // The 12 Korf instances with the fewest IDA* + Manhattan nodes, in Korf's own file layout
+    // (extra columns included); moves and node counts must equal the published ones.
+    let text = std::fs::read_to_string(data_dir().join("korf100.tsv")).unwrap();
+    let mut lines: Vec<&str> = text.lines().skip(1).filter(|l| !l.is_empty()).collect();
+    let generated = |l: &str| l.split('\t').nth(2).unwrap().parse::<u64>().unwrap();
+    lines.sort_by_key(|l| generated(l));
+    lines.truncate(12);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let header = text.lines().next().unwrap();
+    std::fs::write(
+        d.join("korf12.tsv"),
+        format!("{header}\n{}\n", lines.join("\n")),
+    )
+    .unwrap();
+    run_in(d, &["--instances", "korf12.tsv", "--out", "k.csv"]).success();
+    let (_, rows) = read_csv(&d.join("k.csv"));
+    assert_eq!(rows.len(), 12);
+    for r in rows {
+        let published = lines
+            .iter()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|f| f[0] == r["instance_id"])
+            .unwrap();
+        assert_eq!(r["goal"], "blank-first");
+        assert_eq!(r["moves"], published[1], "instance {}", published[0]);
+        assert_eq!(
+            r["nodes_generated"], published[2],
+            "instance {}",
+            published[0]
+        );
+        assert_eq!(
+            r["nodes_expanded"], published[3],
+            "instance {}",
+            published[0]
+        );
+    }
+}
+
+#[test]
+fn gen_then_run_with_defaults_just_works() {
+    // The issue's two commands, smaller: `bench gen` into instances/, then `bench run`
+    // picking that file up by default.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    bench()
+        .current_dir(d)
+        .args([
+            "gen", "--n", "3", "--moves", "15", "--count", "25", "--seed", "3",
+        ])
+        .assert()
+        .success();
+    let out = run_in(d, &["--algos", "astar,idastar,bfs", "--solutions"]).success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let csv = std::fs::read_dir(d.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "csv"))
+        .unwrap();
+    assert!(
+        stderr.contains(&*csv.file_name().unwrap().to_string_lossy()),
+        "{stderr}"
+    );
+    let (header, rows) = read_csv(&csv);
+    assert_eq!(header, DOCUMENTED_HEADER);
+    assert_eq!(rows.len(), 25 * 3);
+    let mut by_instance: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in &rows {
+        assert_eq!(r["status"], "solved");
+        assert_eq!(r["scramble_moves"], "15");
+        assert_eq!(r["goal"], "blank-last");
+        let m: u32 = r["moves"].parse().unwrap();
+        // A walk of 15 moves ends at odd distance at most 15 (each move flips the parity).
+        assert!(m <= 15 && m % 2 == 1, "{m}");
+        by_instance
+            .entry(r["instance_id"].clone())
+            .or_default()
+            .insert(r["moves"].clone());
+    }
+    assert_eq!(by_instance.len(), 25);
+    assert!(
+        by_instance.values().all(|m| m.len() == 1),
+        "algorithms disagree"
+    );
+}
+
+#[test]
+fn goal_override_applies_to_every_file() {
+    // 3 x 3 boards from walks to the blank-first goal; for an odd width the tile order alone
+    // decides solvability, so they are solvable for blank-last as well.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = write_walks(d, "p3.tsv", 3, 20, 5, 11);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "--goal",
+            "blank-last",
+            "--solutions",
+            "--out",
+            "g.csv",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("g.csv"));
+    assert_eq!(rows.len(), 5);
+    let text = std::fs::read_to_string(p).unwrap();
+    for r in &rows {
+        assert_eq!(r["goal"], "blank-last");
+        let line = text
+            .lines()
+            .find(|l| l.split('\t').next() == Some(r["instance_id"].as_str()))
+            .unwrap();
+        let tiles: Vec<u32> = line
+            .split('\t')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let mut b = Board::new(3, 3, tiles).unwrap();
+        for c in r["solution"].chars() {
+            assert!(b.apply(Move::from_letter(c).unwrap()));
+        }
+        assert!(b.is_goal(Goal::BlankLast));
+    }
+}
