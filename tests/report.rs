@@ -418,3 +418,60 @@ fn grouping_by_size_separates_boards() {
         ]
     );
 }
+
+#[test]
+fn gen_run_report_end_to_end() {
+    // Five 10-move random walks on the 8-puzzle, solved by A* and IDA* with Manhattan distance.
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("walks.txt");
+    let csv_path = dir.path().join("r.csv");
+    bench()
+        .args([
+            "gen", "--n", "3", "--moves", "10", "--count", "5", "--seed", "7", "--out",
+        ])
+        .arg(&inst)
+        .assert()
+        .success();
+    bench()
+        .args([
+            "run",
+            "--algos",
+            "astar,idastar",
+            "--heuristics",
+            "manhattan",
+            "--threads",
+            "1",
+            "--quiet",
+        ])
+        .arg("--instances")
+        .arg(&inst)
+        .arg("--out")
+        .arg(&csv_path)
+        .assert()
+        .success();
+    let records = load_files(std::slice::from_ref(&csv_path)).unwrap();
+    assert_eq!(records.len(), 10);
+    let out = bench()
+        .arg("report")
+        .arg(&csv_path)
+        .args(["--format", "csv", "--by", "scramble"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in &rows {
+        // Both pairs: one scramble group of 10 moves, all five solved, optimal lengths at most 10.
+        assert_eq!((&row[0], &row[3], &row[4]), ("10", "5", "5"), "{text}");
+        let mean: f64 = row[5].parse().unwrap();
+        assert!(mean <= 10.0);
+    }
+    // Both optimal algorithms find the same mean length.
+    assert_eq!(&rows[0][5], &rows[1][5]);
+}
