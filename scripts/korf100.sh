@@ -41,10 +41,10 @@ awk -F'\t' -v OFS='\t' -v algo="$algo" -v heur="$heuristic" '
       printf "%d\t%d\t%s\t%s\t%s\t%.3f\t%s\n", id, opt[id], moves[id], gen[id], same, ms[id] / 1000, status[id]
       tg += gen[id]; tk += korf[id]; ts += ms[id] / 1000; n++
       if (moves[id] == opt[id]) ok++
-      if (algo == "idastar" && heur == "manhattan" && gen[id] == korf[id]) match++
+      if (algo == "idastar" && heur == "manhattan" && gen[id] == korf[id]) same_count++
     }
     printf "total\t%d instances\t%d optimal\t%.0f\t%s\t%.1f\t\n", n, ok, tg, (algo == "idastar" && heur == "manhattan") ? tk : "", ts
-    if (algo == "idastar" && heur == "manhattan") printf "node counts equal to Korf'\''s: %d of %d\n", match, n
+    if (algo == "idastar" && heur == "manhattan") printf "node counts equal to Korf'\''s: %d of %d\n", same_count, n
   }' "$published" <(tr ',' '\t' < "$out")
 awk -v a="$start" -v b="$end" -v t="$threads" \
     'BEGIN { printf "wall time of the whole run: %.1f s (%s threads); generated nodes per CPU second: ", b - a, t }'

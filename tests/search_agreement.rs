@@ -94,6 +94,7 @@ fn searches_agree_on_rectangular_boards() {
                 let d = dist[&key] as usize;
                 for (algo, h) in [
                     (Algorithm::Bfs, HeuristicKind::None),
+                    (Algorithm::Bibfs, HeuristicKind::None),
                     (Algorithm::Dijkstra, HeuristicKind::None),
                     (Algorithm::Astar, HeuristicKind::LinearConflict),
                     (Algorithm::Idastar, HeuristicKind::LinearConflict),
@@ -131,7 +132,12 @@ fn limits_stop_searches_with_their_status() {
         max_memory_bytes: Some(1 << 20),
         ..Limits::default()
     };
-    for algo in [Algorithm::Bfs, Algorithm::Dijkstra, Algorithm::Astar] {
+    for algo in [
+        Algorithm::Bfs,
+        Algorithm::Bibfs,
+        Algorithm::Dijkstra,
+        Algorithm::Astar,
+    ] {
         let r = solve(
             &board,
             Goal::BlankLast,

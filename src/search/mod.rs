@@ -21,6 +21,7 @@
 
 mod astar;
 mod bfs;
+mod bibfs;
 mod idastar;
 pub mod packed;
 
@@ -97,6 +98,9 @@ impl FromStr for Weight {
 pub enum Algorithm {
     /// Breadth-first search (`bfs`): blind, goal test on generation, optimal.
     Bfs,
+    /// Bidirectional breadth-first search (`bibfs`): layers from the start and from the goal
+    /// until they meet; blind, optimal, far fewer nodes than `bfs`.
+    Bibfs,
     /// Uniform-cost search (`dijkstra`): best-first on g alone, goal test on expansion, optimal.
     Dijkstra,
     /// A* (`astar`): best-first on f = g + h, optimal with an admissible heuristic.
@@ -117,8 +121,9 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// The algorithms without a parameter, in the order the CLI lists them.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Bfs,
+        Algorithm::Bibfs,
         Algorithm::Dijkstra,
         Algorithm::Astar,
         Algorithm::Idastar,
@@ -128,6 +133,7 @@ impl Algorithm {
     pub fn name(self) -> String {
         match self {
             Algorithm::Bfs => "bfs".into(),
+            Algorithm::Bibfs => "bibfs".into(),
             Algorithm::Dijkstra => "dijkstra".into(),
             Algorithm::Astar => "astar".into(),
             Algorithm::Idastar => "idastar".into(),
@@ -142,7 +148,7 @@ impl Algorithm {
     pub fn is_blind(self) -> bool {
         matches!(
             self,
-            Algorithm::Bfs | Algorithm::Dijkstra | Algorithm::Approx
+            Algorithm::Bfs | Algorithm::Bibfs | Algorithm::Dijkstra | Algorithm::Approx
         )
     }
 
@@ -162,7 +168,11 @@ impl Algorithm {
     /// Whether the returned solution is guaranteed shortest (given an admissible heuristic).
     pub fn is_optimal(self) -> bool {
         match self {
-            Algorithm::Bfs | Algorithm::Dijkstra | Algorithm::Astar | Algorithm::Idastar => true,
+            Algorithm::Bfs
+            | Algorithm::Bibfs
+            | Algorithm::Dijkstra
+            | Algorithm::Astar
+            | Algorithm::Idastar => true,
             Algorithm::Greedy | Algorithm::Approx => false,
             Algorithm::WeightedAstar(w) | Algorithm::WeightedIdastar(w) => w.0 == 100,
         }
@@ -186,6 +196,7 @@ impl FromStr for Algorithm {
         }
         match s {
             "bfs" => Ok(Algorithm::Bfs),
+            "bibfs" => Ok(Algorithm::Bibfs),
             "dijkstra" => Ok(Algorithm::Dijkstra),
             "astar" => Ok(Algorithm::Astar),
             "idastar" => Ok(Algorithm::Idastar),
@@ -193,7 +204,7 @@ impl FromStr for Algorithm {
             "approx" => Ok(Algorithm::Approx),
             "wastar" | "wida" => Err(format!("{s} needs a weight, e.g. {s}:1.5")),
             _ => Err(format!(
-                "unknown algorithm \"{s}\", expected one of bfs, dijkstra, astar, idastar, \
+                "unknown algorithm \"{s}\", expected one of bfs, bibfs, dijkstra, astar, idastar, \
                  greedy, wastar:W, wida:W, approx"
             )),
         }
@@ -445,6 +456,7 @@ pub fn solve(
     let start = Instant::now();
     let raw = match algorithm {
         Algorithm::Bfs => bfs::run(&geometry, &tiles, limits),
+        Algorithm::Bibfs => bibfs::run(&geometry, &tiles, limits),
         Algorithm::Dijkstra => astar::run(
             &geometry,
             &tiles,
