@@ -5,7 +5,9 @@
 #
 # Writes results/korf100-<algo>-<heuristic>-<UTC time>.csv (+ .meta.json) and prints:
 # instance, optimal length (published), moves found, nodes generated, Korf's published count
-# (for idastar + manhattan: must match node for node), seconds; then the totals.
+# (for idastar + manhattan: must match node for node), seconds; then the totals; then the
+# `bench report` table, a Markdown report results/korf100-<algo>-<heuristic>.md and SVG figures
+# in results/korf100-...-plots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 heuristic=${1:-manhattan}
@@ -49,3 +51,19 @@ awk -v a="$start" -v b="$end" -v t="$threads" \
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   { g += $col["nodes_generated"]; c += $col["cpu_ms"] }
   END { printf "%.1f M\n", g / (c / 1000) / 1e6 }' "$out"
+# The aggregate through `bench report` (table on stdout, Markdown report and figures on disk).
+"$bench" report "$out" --plots "${out%.csv}-plots"
+report_md=results/korf100-${algo}-${heuristic//[:\/,]/_}.md
+{
+  echo "# Korf's 100 15-puzzle instances: $algo + $heuristic"
+  echo
+  echo "Reproduce: \`scripts/korf100.sh $heuristic $threads $algo\` (results CSV: \`$out\`)."
+  echo
+  echo "- Machine: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores; $threads threads"
+  echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD)"
+  echo
+  "$bench" report "$out" --format markdown
+  echo
+  echo "Figures: \`${out%.csv}-plots/\`."
+} > "$report_md"
+echo "report: $report_md"
