@@ -7,32 +7,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-/// The results CSV header, in order (the schema `bench run` writes).
-pub const HEADER: [&str; 23] = [
-    "run_id",
-    "instance_file",
-    "instance_id",
-    "rows",
-    "cols",
-    "goal",
-    "scramble_moves",
-    "algorithm",
-    "heuristic",
-    "repetition",
-    "status",
-    "moves",
-    "optimal",
-    "nodes_expanded",
-    "nodes_generated",
-    "peak_stored_nodes",
-    "peak_heap_bytes",
-    "wall_ms",
-    "cpu_ms",
-    "setup_ms",
-    "initial_h",
-    "message",
-    "solution",
-];
+/// The results CSV header, in order: the schema `bench run` writes, defined once there.
+pub use crate::harness::record::HEADER;
 
 /// What went wrong reading results CSVs.
 #[derive(Debug, Error)]
