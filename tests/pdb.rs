@@ -2,8 +2,9 @@
 //! 3 x 3 and 2 x 4 (computed here, not by the library), Manhattan distance for one-tile groups,
 //! and the published optimal lengths of Korf's 100 instances.
 
-use std::collections::VecDeque;
-use std::path::PathBuf;
+mod common;
+
+use common::data_dir;
 
 use npuzzle::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use npuzzle::heuristic::pdb::{self, Partition, PdbSpec, StoreError, TableKey, store};
@@ -15,69 +16,13 @@ fn no_disk_cache() {
     pdb::set_cache_dir(None);
 }
 
-fn data_dir() -> PathBuf {
-    let local = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
-    if local.join("korf100.tsv").exists() {
-        local
-    } else {
-        PathBuf::from("/work/shared/data")
-    }
-}
-
-/// Exact distances of every position reachable from the goal, by BFS over full permutations
-/// (indexed by their Lehmer code): the oracle. Returns (positions in BFS order, distance of each).
+/// Exact distances of every position reachable from the goal, from the shared BFS oracle in
+/// `common` (independent of the library): (positions in BFS order, distance of each).
 fn exact_distances(rows: usize, cols: usize, goal: Goal) -> (Vec<Vec<u8>>, Vec<u8>) {
-    let n = rows * cols;
-    let fact: Vec<usize> = (0..=n).map(|i| (1..=i).product()).collect();
-    let lehmer = |p: &[u8]| -> usize {
-        let mut r = 0;
-        for i in 0..n {
-            let smaller_after = p[i + 1..].iter().filter(|&&x| x < p[i]).count();
-            r += smaller_after * fact[n - 1 - i];
-        }
-        r
-    };
-    let goal_state: Vec<u8> = (0..n)
-        .map(|c| match goal {
-            Goal::BlankFirst => c as u8,
-            Goal::BlankLast => ((c + 1) % n) as u8,
-        })
-        .collect();
-    let mut dist = vec![u8::MAX; fact[n]];
-    let mut order = Vec::new();
-    let mut queue = VecDeque::new();
-    dist[lehmer(&goal_state)] = 0;
-    queue.push_back(goal_state);
-    while let Some(s) = queue.pop_front() {
-        let d = dist[lehmer(&s)];
-        let b = s.iter().position(|&t| t == 0).unwrap();
-        let (r, c) = (b / cols, b % cols);
-        let mut next = Vec::new();
-        if r > 0 {
-            next.push(b - cols);
-        }
-        if r + 1 < rows {
-            next.push(b + cols);
-        }
-        if c > 0 {
-            next.push(b - 1);
-        }
-        if c + 1 < cols {
-            next.push(b + 1);
-        }
-        for q in next {
-            let mut t = s.clone();
-            t.swap(b, q);
-            let i = lehmer(&t);
-            if dist[i] == u8::MAX {
-                dist[i] = d + 1;
-                queue.push_back(t);
-            }
-        }
-        order.push(s);
-    }
-    let dists = order.iter().map(|s| dist[lehmer(s)]).collect();
-    (order, dists)
+    let map = common::exact_distances(rows, cols, goal == Goal::BlankFirst);
+    let mut all: Vec<(u8, Vec<u8>)> = map.into_iter().map(|(s, d)| (d, s)).collect();
+    all.sort_unstable();
+    all.into_iter().map(|(d, s)| (s, d)).unzip()
 }
 
 fn compact(s: &[u8]) -> Tiles {
