@@ -64,7 +64,10 @@ fn every_optimal_search_returns_the_exact_distance_on_random_3x3_boards() {
                         continue;
                     }
                     // Blind IDA* is exponential in the depth: only on the shallower boards.
-                    if algo == Algorithm::Idastar && *h == HeuristicKind::None && d > 20 {
+                    if matches!(algo, Algorithm::Idastar | Algorithm::ParallelIdastar)
+                        && *h == HeuristicKind::None
+                        && d > 20
+                    {
                         continue;
                     }
                     let r = solve(&board, goal, algo, h, &Limits::default()).unwrap();
@@ -126,7 +129,17 @@ fn limits_stop_searches_with_their_status() {
         .unwrap();
         assert_eq!(r.status, Status::NodeLimit, "{algo}");
         assert!(r.moves.is_none());
-        assert!(r.stats.generated <= 10_000);
+        // A parallel search may count one node per worker over the limit (see Budget).
+        let slack = if algo.is_parallel() {
+            rayon::current_num_threads() as u64
+        } else {
+            0
+        };
+        assert!(
+            r.stats.generated <= 10_000 + slack,
+            "{algo}: {}",
+            r.stats.generated
+        );
     }
     let limits = Limits {
         max_memory_bytes: Some(1 << 20),

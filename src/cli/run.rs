@@ -53,7 +53,9 @@ pub struct RunArgs {
     /// [default: the newest file in instances/].
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub instances: Vec<PathBuf>,
-    /// Algorithms, comma-separated: bfs, dijkstra, astar, idastar.
+    /// Algorithms, comma-separated: bfs, bibfs, dijkstra, astar, idastar, idastar-par (one
+    /// instance on every thread; such jobs run one at a time), greedy, wastar:W, wida:W,
+    /// approx.
     #[arg(
         long,
         value_delimiter = ',',
@@ -61,8 +63,9 @@ pub struct RunArgs {
         value_name = "LIST"
     )]
     pub algos: Vec<Algorithm>,
-    /// Heuristics, comma-separated: none, misplaced, manhattan, linear-conflict (blind
-    /// algorithms run once with none).
+    /// Heuristics, comma-separated: none, misplaced, manhattan, linear-conflict,
+    /// walking-distance, pdb, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:full or tile
+    /// groups like pdb:1,2,3/4,5,6 (blind algorithms run once with none).
     #[arg(
         long,
         value_delimiter = ',',

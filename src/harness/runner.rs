@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Goal, moves_to_string};
 use crate::heuristic::HeuristicKind;
-use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status};
+use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
 
 use super::alloc;
 use super::plan::{InstanceSource, Job};
@@ -111,17 +111,6 @@ impl<F> SolveFn for F where
     F: Fn(&Board, Goal, Algorithm, &HeuristicKind, &Limits) -> Result<SolveReport, SolveError>
         + Sync
 {
-}
-
-/// CPU time consumed by the calling thread.
-pub fn thread_cpu_time() -> Option<Duration> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant of the platform.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 thread_local! {
@@ -246,6 +235,10 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
                 row.peak_stored_nodes = Some(report.stats.stored_peak);
             }
             row.setup_ms = Some(ms(report.setup_time));
+            // A parallel search also ran on other threads of the pool.
+            if let Some(cpu) = &mut row.cpu_ms {
+                *cpu = ms(Duration::from_secs_f64(*cpu / 1e3) + report.stats.helper_cpu);
+            }
             row.initial_h = report.initial_h;
             if let Some(moves) = &report.moves {
                 row.moves = Some(moves.len());
@@ -274,6 +267,10 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
 /// Runs `jobs` on a pool of `threads` workers; `on_outcome` is called on the calling thread
 /// for each finished job, in completion order. If it fails, the run is interrupted and the
 /// error returned once the workers have stopped.
+///
+/// Jobs of parallel algorithms ([`Algorithm::is_parallel`]) run first, one at a time, each
+/// with the whole pool (so their time limits and times mean what they say); the others then
+/// run side by side, one per worker.
 pub fn run_all<E>(
     ctx: &RunContext<'_>,
     jobs: &[Job],
@@ -290,7 +287,16 @@ pub fn run_all<E>(
     std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
             pool.install(|| {
-                jobs.par_iter()
+                let (solo, side_by_side): (Vec<&Job>, Vec<&Job>) =
+                    jobs.iter().partition(|j| j.algorithm.is_parallel());
+                for job in solo {
+                    if ctx.interrupt.is_interrupted() {
+                        return;
+                    }
+                    let _ = tx.send(execute(ctx, job, solve_fn));
+                }
+                side_by_side
+                    .par_iter()
                     .with_max_len(1)
                     .for_each_with(tx, |tx, job| {
                         if ctx.interrupt.is_interrupted() {

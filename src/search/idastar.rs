@@ -5,6 +5,8 @@
 //! and nothing is allocated or written per node beyond the position itself: the path is
 //! collected only while the recursion unwinds from the goal.
 
+use std::time::Duration;
+
 use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
@@ -12,27 +14,51 @@ use crate::with_heuristic;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
 
 /// The mutable state of one IDA* run.
-struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
-    geometry: &'a Geometry,
-    heuristic: &'a H,
-    tiles: Tiles,
+pub(super) struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
+    pub(super) geometry: &'a Geometry,
+    pub(super) heuristic: &'a H,
+    pub(super) tiles: Tiles,
     /// The f-bound of this iteration; f = g + h, or 100 g + W h (W in hundredths) when
     /// `WEIGHTED`.
-    bound: u32,
-    next_bound: u32,
-    weight: u32,
+    pub(super) bound: u32,
+    pub(super) next_bound: u32,
+    pub(super) weight: u32,
     /// The blank's cells from the goal back to the root, filled while the recursion unwinds
     /// from a found goal (so nothing is written per node on the way down).
-    path: Vec<u8>,
-    generated: u64,
-    expanded: u64,
-    max_depth: u64,
+    pub(super) path: Vec<u8>,
+    pub(super) generated: u64,
+    pub(super) expanded: u64,
+    pub(super) max_depth: u64,
     /// Set when a limit stops the search; the recursion then unwinds without a path.
-    stopped: Option<Status>,
-    budget: Budget,
+    pub(super) stopped: Option<Status>,
+    pub(super) budget: Budget,
 }
 
-impl<H: Heuristic, const WEIGHTED: bool> Ida<'_, H, WEIGHTED> {
+impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
+    /// A search from `tiles` (bound 0, no counts yet).
+    pub(super) fn new(
+        geometry: &'a Geometry,
+        heuristic: &'a H,
+        tiles: &Tiles,
+        budget: Budget,
+        weight: u32,
+    ) -> Self {
+        Ida {
+            geometry,
+            heuristic,
+            tiles: *tiles,
+            bound: 0,
+            next_bound: u32::MAX,
+            weight,
+            path: Vec::new(),
+            generated: 0,
+            expanded: 0,
+            max_depth: 1,
+            stopped: None,
+            budget,
+        }
+    }
+
     #[inline(always)]
     fn f(&self, g: u32, h: u32) -> u32 {
         if WEIGHTED {
@@ -48,7 +74,14 @@ impl<H: Heuristic, const WEIGHTED: bool> Ida<'_, H, WEIGHTED> {
     ///
     /// Children over the bound are counted as generated and pruned here, in the parent,
     /// rather than in a call of their own: half of all generated nodes are such leaves.
-    fn probe(&mut self, blank: usize, parent: usize, g: u32, h: u32, memo: H::Memo) -> bool {
+    pub(super) fn probe(
+        &mut self,
+        blank: usize,
+        parent: usize,
+        g: u32,
+        h: u32,
+        memo: H::Memo,
+    ) -> bool {
         if h == 0 && self.geometry.is_goal(&self.tiles) {
             self.path.push(blank as u8);
             return true;
@@ -77,21 +110,33 @@ impl<H: Heuristic, const WEIGHTED: bool> Ida<'_, H, WEIGHTED> {
             let (h2, memo2) = self
                 .heuristic
                 .update(&self.tiles, tile, next, blank, h, memo);
-            let f2 = self.f(g + 1, h2);
-            if f2 > self.bound {
-                if f2 < self.next_bound {
-                    self.next_bound = f2;
-                }
-            } else if self.probe(next, blank, g + 1, h2, memo2) {
-                if self.stopped.is_none() {
-                    self.path.push(blank as u8);
-                }
+            if self.descend(blank, next, g, h2, memo2) {
                 return true;
             }
             self.tiles[next & 63] = tile;
             self.tiles[blank & 63] = 0;
         }
         false
+    }
+
+    /// The child on `next` (already moved there, estimate `h2`): pruned against the bound
+    /// here, in the parent, or searched. Returns `true` when the recursion must unwind.
+    #[inline(always)]
+    fn descend(&mut self, blank: usize, next: usize, g: u32, h2: u32, memo2: H::Memo) -> bool {
+        let f2 = self.f(g + 1, h2);
+        if f2 > self.bound {
+            if f2 < self.next_bound {
+                self.next_bound = f2;
+            }
+            false
+        } else if self.probe(next, blank, g + 1, h2, memo2) {
+            if self.stopped.is_none() {
+                self.path.push(blank as u8);
+            }
+            true
+        } else {
+            false
+        }
     }
 }
 
@@ -119,20 +164,7 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
 ) -> RawOutcome {
     let (h0, memo0) = heuristic.init(start);
     let blank = geometry.blank_of(start);
-    let mut ida = Ida::<H, WEIGHTED> {
-        geometry,
-        heuristic,
-        tiles: *start,
-        bound: 0,
-        next_bound: u32::MAX,
-        weight,
-        path: Vec::new(),
-        generated: 0,
-        expanded: 0,
-        max_depth: 1,
-        stopped: None,
-        budget: Budget::new(limits),
-    };
+    let mut ida = Ida::<H, WEIGHTED>::new(geometry, heuristic, start, Budget::new(limits), weight);
     ida.bound = ida.f(0, h0);
     let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
@@ -166,6 +198,7 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
             stored_peak: ida.max_depth,
             memory_bytes: (ida.path.capacity() + std::mem::size_of::<Tiles>()) as u64,
             iterations: Some(iterations),
+            helper_cpu: Duration::ZERO,
         },
     }
 }

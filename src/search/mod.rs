@@ -23,6 +23,7 @@ mod astar;
 mod bfs;
 mod bibfs;
 mod idastar;
+mod idastar_par;
 pub mod packed;
 
 use std::fmt;
@@ -108,6 +109,10 @@ pub enum Algorithm {
     /// Iterative-deepening A* (`idastar`): depth-first in f-bounded iterations, optimal,
     /// memory linear in the depth.
     Idastar,
+    /// Parallel IDA* (`idastar-par`): IDA* with each iteration split at a shallow depth and
+    /// the subtrees searched by the whole thread pool, so one hard instance uses every core.
+    /// Optimal; node counts as IDA*'s except in the last iteration.
+    ParallelIdastar,
     /// Greedy best-first search (`greedy`): on h alone; fast, no bound on the length.
     Greedy,
     /// Weighted A* (`wastar:W`): f = g + W h, solutions at most W times optimal.
@@ -121,12 +126,13 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// The algorithms without a parameter, in the order the CLI lists them.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Bfs,
         Algorithm::Bibfs,
         Algorithm::Dijkstra,
         Algorithm::Astar,
         Algorithm::Idastar,
+        Algorithm::ParallelIdastar,
     ];
 
     /// The command-line name (with its weight, e.g. `wastar:1.5`).
@@ -137,6 +143,7 @@ impl Algorithm {
             Algorithm::Dijkstra => "dijkstra".into(),
             Algorithm::Astar => "astar".into(),
             Algorithm::Idastar => "idastar".into(),
+            Algorithm::ParallelIdastar => "idastar-par".into(),
             Algorithm::Greedy => "greedy".into(),
             Algorithm::WeightedAstar(w) => format!("wastar:{w}"),
             Algorithm::WeightedIdastar(w) => format!("wida:{w}"),
@@ -150,6 +157,12 @@ impl Algorithm {
             self,
             Algorithm::Bfs | Algorithm::Bibfs | Algorithm::Dijkstra | Algorithm::Approx
         )
+    }
+
+    /// Whether one search uses the whole thread pool (the harness then runs such jobs one at
+    /// a time, before the others).
+    pub fn is_parallel(self) -> bool {
+        self == Algorithm::ParallelIdastar
     }
 
     /// Whether the algorithm searches (and so reports node counts); only `approx` does not.
@@ -172,7 +185,8 @@ impl Algorithm {
             | Algorithm::Bibfs
             | Algorithm::Dijkstra
             | Algorithm::Astar
-            | Algorithm::Idastar => true,
+            | Algorithm::Idastar
+            | Algorithm::ParallelIdastar => true,
             Algorithm::Greedy | Algorithm::Approx => false,
             Algorithm::WeightedAstar(w) | Algorithm::WeightedIdastar(w) => w.0 == 100,
         }
@@ -200,12 +214,13 @@ impl FromStr for Algorithm {
             "dijkstra" => Ok(Algorithm::Dijkstra),
             "astar" => Ok(Algorithm::Astar),
             "idastar" => Ok(Algorithm::Idastar),
+            "idastar-par" => Ok(Algorithm::ParallelIdastar),
             "greedy" => Ok(Algorithm::Greedy),
             "approx" => Ok(Algorithm::Approx),
             "wastar" | "wida" => Err(format!("{s} needs a weight, e.g. {s}:1.5")),
             _ => Err(format!(
                 "unknown algorithm \"{s}\", expected one of bfs, bibfs, dijkstra, astar, idastar, \
-                 greedy, wastar:W, wida:W, approx"
+                 idastar-par, greedy, wastar:W, wida:W, approx"
             )),
         }
     }
@@ -271,6 +286,20 @@ pub struct SearchStats {
     pub memory_bytes: u64,
     /// IDA* iterations (`None` for other algorithms).
     pub iterations: Option<u32>,
+    /// CPU time the search spent on threads other than the calling one (parallel searches;
+    /// zero for the others), for the harness's CPU-time column.
+    pub helper_cpu: Duration,
+}
+
+/// CPU time consumed by the calling thread (`None` where the platform cannot tell).
+pub fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant of the platform.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 /// The result of one [`solve`] call.
@@ -340,8 +369,22 @@ pub(crate) struct Budget {
     max_nodes: u64,
     max_memory: u64,
     cancel: Option<Arc<AtomicBool>>,
+    /// For one of several workers on one search: the node count of all of them and a flag
+    /// raised when one found the goal (see [`Budget::worker`]).
+    shared: Option<Arc<Shared>>,
+    /// The nodes this worker may count before it asks `shared` for more.
+    granted: u64,
     /// The generated count at which [`Budget::check`] must next be called.
     pub next_check: u64,
+}
+
+/// What the workers of one parallel search share: the nodes granted to them so far (for the
+/// node limit) and a flag raised when one of them has found the goal or hit a limit, which
+/// stops the others.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub granted: std::sync::atomic::AtomicU64,
+    pub stop: AtomicBool,
 }
 
 /// How many nodes go by between clock and cancel-flag checks.
@@ -354,16 +397,76 @@ impl Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             max_memory: limits.max_memory_bytes.unwrap_or(u64::MAX),
             cancel: limits.cancel.clone(),
+            shared: None,
+            granted: 0,
             next_check: 0,
         };
         b.next_check = CHECK_INTERVAL.min(b.max_nodes);
         b
     }
 
+    /// The budget of one worker of a parallel search: the same deadline and cancel flag as
+    /// `self`, and a node limit on the sum over all workers. A worker takes nodes from the
+    /// shared limit in grants of up to one check interval, so together they stop at the limit
+    /// (a worker whose first node finds the limit used up counts that one node over it). A
+    /// worker that hits a limit raises `shared.stop`; the others then stop with
+    /// [`Status::Cancelled`].
+    pub(crate) fn worker(&self, shared: &Arc<Shared>) -> Budget {
+        Budget {
+            deadline: self.deadline,
+            max_nodes: self.max_nodes,
+            max_memory: self.max_memory,
+            cancel: self.cancel.clone(),
+            shared: Some(shared.clone()),
+            granted: 0,
+            next_check: 0,
+        }
+    }
+
+    /// Returns the unused part of a worker's grant at the end of its task.
+    pub(crate) fn finish(&mut self, generated: u64) {
+        if let Some(shared) = &self.shared
+            && self.granted > generated
+        {
+            shared
+                .granted
+                .fetch_sub(self.granted - generated, Ordering::Relaxed);
+            self.granted = generated;
+        }
+    }
+
     /// Called when `generated >= next_check`: returns the status to stop with, if any.
     #[cold]
     pub(crate) fn check(&mut self, generated: u64) -> Option<Status> {
-        if generated >= self.max_nodes {
+        if let Some(shared) = &self.shared {
+            // Cover the nodes counted so far and take up to one interval more.
+            let need = generated.saturating_sub(self.granted);
+            let mut taken = shared.granted.load(Ordering::Relaxed);
+            loop {
+                let left = self.max_nodes.saturating_sub(taken);
+                let grant = left.min(need + CHECK_INTERVAL);
+                match shared.granted.compare_exchange_weak(
+                    taken,
+                    taken + grant,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => {
+                        self.granted += grant;
+                        if left <= need {
+                            shared.stop.store(true, Ordering::Relaxed);
+                            return Some(Status::NodeLimit);
+                        }
+                        break;
+                    }
+                    Err(now) => taken = now,
+                }
+            }
+            if shared.stop.load(Ordering::Relaxed) {
+                return Some(Status::Cancelled);
+            }
+            self.next_check = self.granted;
+        } else if generated >= self.max_nodes {
             return Some(Status::NodeLimit);
         }
         if let Some(c) = &self.cancel
@@ -374,9 +477,14 @@ impl Budget {
         if let Some(d) = self.deadline
             && Instant::now() >= d
         {
+            if let Some(shared) = &self.shared {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
             return Some(Status::Timeout);
         }
-        self.next_check = generated.saturating_add(CHECK_INTERVAL).min(self.max_nodes);
+        if self.shared.is_none() {
+            self.next_check = generated.saturating_add(CHECK_INTERVAL).min(self.max_nodes);
+        }
         None
     }
 
@@ -474,6 +582,7 @@ pub fn solve(
             astar::Priority::Weighted(w.hundredths()),
         ),
         Algorithm::Idastar => idastar::run(&geometry, &tiles, &h, limits, None),
+        Algorithm::ParallelIdastar => idastar_par::run(&geometry, &tiles, &h, limits),
         Algorithm::WeightedIdastar(w) => {
             idastar::run(&geometry, &tiles, &h, limits, Some(w.hundredths()))
         }

@@ -149,9 +149,12 @@ struct Lookup {
     table: Arc<Table>,
 }
 
-/// The per-node memo: the value of every database, plain and mirrored, and their sums.
+/// The per-node memo: the cell of every tile, the value of every database, plain and
+/// mirrored, and their sums. Carrying the cells makes a lookup read only its own tiles' cells
+/// instead of scanning the whole board for them.
 #[derive(Debug, Clone, Copy)]
 pub struct PdbMemo {
+    pos: [u8; MAX_EXACT_CELLS],
     values: [u8; MAX_GROUPS],
     mirrored: [u8; MAX_GROUPS],
     sum: u32,
@@ -285,22 +288,20 @@ impl Pdb {
 
     #[inline(always)]
     fn plain_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
-        let r = table::rank(
-            self.cells,
-            l.tiles[..l.k].iter().map(|&t| pos[t as usize & 63]),
-        );
-        l.table.data[r]
+        let mut cells = [0u8; MAX_EXACT_CELLS];
+        for (c, &t) in cells.iter_mut().zip(&l.tiles[..l.k]) {
+            *c = pos[t as usize & 63];
+        }
+        l.table.data[table::rank_of_cells(self.cells, &cells[..l.k])]
     }
 
     #[inline(always)]
     fn mirror_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
-        let r = table::rank(
-            self.cells,
-            l.tiles[..l.k]
-                .iter()
-                .map(|&t| self.mirror_cell[pos[t as usize & 63] as usize & 63]),
-        );
-        l.table.data[r]
+        let mut cells = [0u8; MAX_EXACT_CELLS];
+        for (c, &t) in cells.iter_mut().zip(&l.tiles[..l.k]) {
+            *c = self.mirror_cell[pos[t as usize & 63] as usize & 63];
+        }
+        l.table.data[table::rank_of_cells(self.cells, &cells[..l.k])]
     }
 }
 
@@ -310,6 +311,7 @@ impl Heuristic for Pdb {
     fn init(&self, tiles: &Tiles) -> (u32, PdbMemo) {
         let pos = self.positions(tiles);
         let mut memo = PdbMemo {
+            pos,
             values: [0; MAX_GROUPS],
             mirrored: [0; MAX_GROUPS],
             sum: 0,
@@ -329,19 +331,20 @@ impl Heuristic for Pdb {
     #[inline(always)]
     fn update(
         &self,
-        tiles: &Tiles,
+        _tiles: &Tiles,
         tile: u8,
         _from: usize,
-        _to: usize,
+        to: usize,
         _h: u32,
         mut memo: PdbMemo,
     ) -> (u32, PdbMemo) {
+        memo.pos[tile as usize & 63] = to as u8;
         let gi = self.group_of[tile as usize & 63];
         let mi = self.mirror_group_of[tile as usize & 63];
         if gi == NONE && mi == NONE {
             return (memo.sum.max(memo.mirrored_sum), memo);
         }
-        let pos = self.positions(tiles);
+        let pos = memo.pos;
         if gi != NONE {
             let gi = gi as usize & (MAX_GROUPS - 1);
             let v = self.plain_value(&self.plain[gi], &pos);

@@ -1,0 +1,292 @@
+//! Parallel IDA* on one instance (`idastar-par`): every iteration is split at a shallow depth
+//! and the subtrees below the split are searched by the rayon pool.
+//!
+//! Each iteration first walks the tree sequentially down to the split depth, exactly as IDA*
+//! would (same order, same pruning, same counts), and keeps the nodes it reaches there as
+//! tasks. The tasks are then searched in parallel with the ordinary IDA* probe; rayon's work
+//! stealing balances the very uneven subtree sizes, so the split depth is chosen to give many
+//! more tasks than threads. The first worker to reach the goal raises a shared flag and the
+//! others stop at their next budget check.
+//!
+//! The iterations before the last one visit exactly the nodes IDA* visits, so their counts are
+//! the same; in the last one the workers stop when one of them finds the goal, so how many
+//! nodes the others generated meanwhile depends on the scheduling. On a pool of one thread the
+//! tasks run in order and the counts equal IDA*'s node for node (tested).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::geometry::{Geometry, Tiles};
+use crate::heuristic::{Built, Heuristic};
+use crate::with_heuristic;
+
+use super::idastar::Ida;
+use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
+
+/// The split aims for at least this many tasks per worker thread.
+const TASKS_PER_THREAD: usize = 256;
+/// The walk above the split stops deepening once it has generated this many nodes: the
+/// iteration is then small, and searched with the tasks found so far.
+const MAX_WALK_NODES: u64 = 1 << 20;
+/// The deepest split considered (the path to a task is kept in a fixed array).
+const MAX_SPLIT_DEPTH: usize = 40;
+
+/// A node at the split depth, with what [`Ida::probe`] needs to search below it.
+struct Task<M> {
+    tiles: Tiles,
+    blank: usize,
+    parent: usize,
+    g: u32,
+    h: u32,
+    memo: M,
+    /// The blank's cells from the root down to the parent of this node.
+    prefix: [u8; MAX_SPLIT_DEPTH],
+}
+
+/// What searching one task gave.
+struct TaskResult {
+    generated: u64,
+    expanded: u64,
+    max_depth: u64,
+    next_bound: u32,
+    stopped: Option<Status>,
+    /// The blank's cells from the task's node to the goal, if it found the goal.
+    path: Option<Vec<u8>>,
+    /// CPU time spent on threads other than the caller's.
+    helper_cpu: Duration,
+}
+
+/// Runs parallel IDA* from `start` on the current rayon pool.
+pub(crate) fn run(
+    geometry: &Geometry,
+    start: &Tiles,
+    built: &Built,
+    limits: &Limits,
+) -> RawOutcome {
+    with_heuristic!(built, h => run_with(geometry, start, h, limits))
+}
+
+/// The sequential walk of one iteration down to the split depth.
+struct Splitter<'s, 'a, H: Heuristic> {
+    ida: &'s mut Ida<'a, H, false>,
+    depth: usize,
+    tasks: Vec<Task<H::Memo>>,
+    prefix: [u8; MAX_SPLIT_DEPTH],
+    /// The blank's cells from the root to the goal, if the goal lies above the split.
+    found: Option<Vec<u8>>,
+}
+
+impl<H: Heuristic> Splitter<'_, '_, H> {
+    /// [`Ida::probe`] down to `self.depth`, where nodes become tasks instead of being
+    /// expanded. Returns `true` when the walk must stop (goal found or a limit reached).
+    fn walk(&mut self, blank: usize, parent: usize, g: u32, h: u32, memo: H::Memo) -> bool {
+        let ida = &mut *self.ida;
+        if h == 0 && ida.geometry.is_goal(&ida.tiles) {
+            let mut path = self.prefix[..g as usize].to_vec();
+            path.push(blank as u8);
+            self.found = Some(path);
+            return true;
+        }
+        if g as usize == self.depth {
+            self.tasks.push(Task {
+                tiles: ida.tiles,
+                blank,
+                parent,
+                g,
+                h,
+                memo,
+                prefix: self.prefix,
+            });
+            return false;
+        }
+        ida.expanded += 1;
+        ida.max_depth = ida.max_depth.max(u64::from(g) + 2);
+        self.prefix[g as usize] = blank as u8;
+        let n = ida.geometry.neighbour_count[blank & 63] as usize;
+        for k in 0..n {
+            let ida = &mut *self.ida;
+            let next = ida.geometry.neighbours[blank & 63][k] as usize;
+            if next == parent {
+                continue;
+            }
+            ida.generated += 1;
+            if ida.generated >= ida.budget.next_check
+                && let Some(s) = ida.budget.check(ida.generated)
+            {
+                ida.stopped = Some(s);
+                return true;
+            }
+            let tile = ida.tiles[next & 63];
+            ida.tiles[blank & 63] = tile;
+            ida.tiles[next & 63] = 0;
+            let (h2, memo2) = ida.heuristic.update(&ida.tiles, tile, next, blank, h, memo);
+            let f2 = g + 1 + h2;
+            if f2 > ida.bound {
+                ida.next_bound = ida.next_bound.min(f2);
+            } else if self.walk(next, blank, g + 1, h2, memo2) {
+                return true;
+            }
+            let ida = &mut *self.ida;
+            ida.tiles[next & 63] = tile;
+            ida.tiles[blank & 63] = 0;
+        }
+        false
+    }
+}
+
+fn run_with<H: Heuristic + Sync>(
+    geometry: &Geometry,
+    start: &Tiles,
+    heuristic: &H,
+    limits: &Limits,
+) -> RawOutcome
+where
+    H::Memo: Send + Sync,
+{
+    let (h0, memo0) = heuristic.init(start);
+    let root_blank = geometry.blank_of(start);
+    let shared = Arc::new(Shared::default());
+    let mut driver = Ida::<H, false>::new(geometry, heuristic, start, Budget::new(limits), 100);
+    driver.budget = driver.budget.worker(&shared);
+    driver.bound = h0;
+    driver.generated = 1; // the root, once for the whole run
+    let caller = std::thread::current().id();
+    let target = TASKS_PER_THREAD * rayon::current_num_threads();
+    let (mut generated, mut expanded, mut max_depth) = (0u64, 0u64, 1u64);
+    let mut helper_cpu = Duration::ZERO;
+    let mut iterations = 0u32;
+    let mut solution: Option<Vec<u8>> = None;
+    let status = 'run: loop {
+        iterations += 1;
+        // Split: deepen from 1 until there are enough tasks (or the walk itself has become
+        // large), undoing the counts of the shallower tries. The walk visits the whole tree
+        // above the split even in the last iteration, so the split is kept as shallow as
+        // the pool allows.
+        let counts = (driver.generated, driver.expanded, driver.max_depth);
+        let mut depth = 1usize;
+        let mut split = loop {
+            driver.next_bound = u32::MAX;
+            let mut s = Splitter {
+                ida: &mut driver,
+                depth,
+                tasks: Vec::new(),
+                prefix: [0; MAX_SPLIT_DEPTH],
+                found: None,
+            };
+            s.walk(root_blank, usize::MAX, 0, h0, memo0);
+            let (tasks, found) = (s.tasks, s.found);
+            if found.is_some()
+                || driver.stopped.is_some()
+                || tasks.is_empty()
+                || tasks.len() >= target
+                || driver.generated - counts.0 >= MAX_WALK_NODES
+                || depth + 1 >= MAX_SPLIT_DEPTH
+            {
+                break (tasks, found);
+            }
+            depth += 1;
+            (driver.generated, driver.expanded, driver.max_depth) = counts;
+            driver.tiles = *start;
+        };
+        if let Some(s) = driver.stopped {
+            break s;
+        }
+        if let Some(path) = split.1.take() {
+            solution = Some(path);
+            break Status::Solved;
+        }
+        // Search the tasks (the walk's unused nodes go back to the shared limit first).
+        driver.budget.finish(driver.generated);
+        let bound = driver.bound;
+        let results: Vec<TaskResult> = split
+            .0
+            .par_iter()
+            .map(|task| {
+                let cpu_start = (std::thread::current().id() != caller)
+                    .then(super::thread_cpu_time)
+                    .flatten();
+                let mut w = Ida::<H, false>::new(
+                    geometry,
+                    heuristic,
+                    &task.tiles,
+                    driver.budget.worker(&shared),
+                    100,
+                );
+                w.bound = bound;
+                if shared.stop.load(Ordering::Relaxed) {
+                    w.stopped = Some(Status::Cancelled);
+                } else if w.probe(task.blank, task.parent, task.g, task.h, task.memo)
+                    && w.stopped.is_none()
+                {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                w.budget.finish(w.generated);
+                let path = (w.stopped.is_none() && !w.path.is_empty()).then(|| {
+                    let mut p = task.prefix[..task.g as usize].to_vec();
+                    p.extend(w.path.iter().rev());
+                    p
+                });
+                let helper_cpu = match (cpu_start, super::thread_cpu_time()) {
+                    (Some(a), Some(b)) => b.saturating_sub(a),
+                    _ => Duration::ZERO,
+                };
+                TaskResult {
+                    generated: w.generated,
+                    expanded: w.expanded,
+                    max_depth: w.max_depth,
+                    next_bound: w.next_bound,
+                    stopped: w.stopped,
+                    path,
+                    helper_cpu,
+                }
+            })
+            .collect();
+        let mut stopped = None;
+        for r in &results {
+            generated += r.generated;
+            expanded += r.expanded;
+            max_depth = max_depth.max(r.max_depth);
+            helper_cpu += r.helper_cpu;
+            driver.next_bound = driver.next_bound.min(r.next_bound);
+            if solution.is_none() && r.path.is_some() {
+                solution.clone_from(&r.path);
+            }
+            // The worker that hit a limit names it; the others were only cancelled.
+            if stopped.is_none() || stopped == Some(Status::Cancelled) {
+                stopped = r.stopped.or(stopped);
+            }
+        }
+        if solution.is_some() {
+            break Status::Solved;
+        }
+        if let Some(s) = stopped {
+            break s;
+        }
+        if driver.next_bound == u32::MAX {
+            break 'run Status::NodeLimit; // cannot happen on a solvable board
+        }
+        driver.bound = driver.next_bound;
+        if let Some(s) = driver.budget.check(driver.generated) {
+            break s;
+        }
+    };
+    let moves = solution.map(|blanks| {
+        let blanks: Vec<usize> = blanks.into_iter().map(usize::from).collect();
+        moves_between_blanks(geometry, &blanks)
+    });
+    RawOutcome {
+        status,
+        moves,
+        stats: SearchStats {
+            expanded: driver.expanded + expanded,
+            generated: driver.generated + generated,
+            stored_peak: driver.max_depth.max(max_depth),
+            memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<Tiles>()) as u64,
+            iterations: Some(iterations),
+            helper_cpu,
+        },
+    }
+}
