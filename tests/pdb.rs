@@ -101,6 +101,18 @@ fn check_partition(rows: usize, cols: usize, goal: Goal, spec: &PdbSpec, consist
             let fresh = h.init(&t2).0;
             let (inc, _) = h.update(&t2, tile, q, b, value, memo);
             assert_eq!(inc, fresh, "{spec}: incremental update differs on {s:?}");
+            // With a pruning limit: exact up to the limit, else some admissible value over it.
+            for limit in [0, fresh.saturating_sub(1), fresh, fresh + 1] {
+                let (lazy, _) = h.update_within(&t2, tile, q, b, value, memo, limit);
+                if fresh <= limit {
+                    assert_eq!(lazy, fresh, "{spec}: limit {limit} on {s:?}");
+                } else {
+                    assert!(
+                        lazy > limit && lazy <= fresh,
+                        "{spec}: limit {limit} on {s:?}"
+                    );
+                }
+            }
             if consistent {
                 assert!(fresh.abs_diff(value) <= 1, "{spec}: inconsistent on {s:?}");
             }

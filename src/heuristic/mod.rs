@@ -129,6 +129,26 @@ pub trait Heuristic {
         h: u32,
         memo: Self::Memo,
     ) -> (u32, Self::Memo);
+
+    /// [`Heuristic::update`] for a child that will be pruned if its estimate exceeds `limit`
+    /// (IDA*): once it is known to exceed `limit`, any admissible value above `limit` may be
+    /// returned, with a memo that must not be used. Pattern databases with reflection then
+    /// skip the mirrored lookup, one of the two cache misses of a node.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn update_within(
+        &self,
+        tiles: &Tiles,
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+        memo: Self::Memo,
+        limit: u32,
+    ) -> (u32, Self::Memo) {
+        let _ = limit;
+        self.update(tiles, tile, from, to, h, memo)
+    }
 }
 
 /// The zero heuristic: blind search.

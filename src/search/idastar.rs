@@ -107,9 +107,16 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             let tile = self.tiles[next & 63];
             self.tiles[blank & 63] = tile;
             self.tiles[next & 63] = 0;
-            let (h2, memo2) = self
-                .heuristic
-                .update(&self.tiles, tile, next, blank, h, memo);
+            // The child is pruned if its h exceeds `limit` (only an exact value below it
+            // matters, see `Heuristic::update_within`).
+            let limit = if WEIGHTED {
+                u32::MAX
+            } else {
+                self.bound.saturating_sub(g + 1)
+            };
+            let (h2, memo2) =
+                self.heuristic
+                    .update_within(&self.tiles, tile, next, blank, h, memo, limit);
             if self.descend(blank, next, g, h2, memo2) {
                 return true;
             }

@@ -331,29 +331,44 @@ impl Heuristic for Pdb {
     #[inline(always)]
     fn update(
         &self,
+        tiles: &Tiles,
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+        memo: PdbMemo,
+    ) -> (u32, PdbMemo) {
+        self.update_within(tiles, tile, from, to, h, memo, u32::MAX)
+    }
+
+    #[inline(always)]
+    fn update_within(
+        &self,
         _tiles: &Tiles,
         tile: u8,
         _from: usize,
         to: usize,
         _h: u32,
         mut memo: PdbMemo,
+        limit: u32,
     ) -> (u32, PdbMemo) {
         memo.pos[tile as usize & 63] = to as u8;
         let gi = self.group_of[tile as usize & 63];
-        let mi = self.mirror_group_of[tile as usize & 63];
-        if gi == NONE && mi == NONE {
-            return (memo.sum.max(memo.mirrored_sum), memo);
-        }
-        let pos = memo.pos;
         if gi != NONE {
             let gi = gi as usize & (MAX_GROUPS - 1);
-            let v = self.plain_value(&self.plain[gi], &pos);
+            let v = self.plain_value(&self.plain[gi], &memo.pos);
             memo.sum = memo.sum + u32::from(v) - u32::from(memo.values[gi]);
             memo.values[gi] = v;
         }
+        // The plain sum alone already prunes: the mirrored values stay stale, which is
+        // allowed because this memo is not used.
+        if memo.sum > limit {
+            return (memo.sum, memo);
+        }
+        let mi = self.mirror_group_of[tile as usize & 63];
         if self.reflect && mi != NONE {
             let mi = mi as usize & (MAX_GROUPS - 1);
-            let v = self.mirror_value(&self.mirror_lookups[mi], &pos);
+            let v = self.mirror_value(&self.mirror_lookups[mi], &memo.pos);
             memo.mirrored_sum = memo.mirrored_sum + u32::from(v) - u32::from(memo.mirrored[mi]);
             memo.mirrored[mi] = v;
         }
