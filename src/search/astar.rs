@@ -221,18 +221,67 @@ pub(crate) fn run(
     priority: Priority,
 ) -> RawOutcome {
     with_packed!(geometry.cells, P => with_heuristic!(built, h => {
-        if priority == Priority::Astar {
-            run_with::<P, _, BucketQueue>(geometry, start, h, limits, priority)
-        } else {
-            run_with::<P, _, HeapQueue>(geometry, start, h, limits, priority)
+        let big = rebuilds_memo(h);
+        match (priority == Priority::Astar, big) {
+            (true, false) => run_with::<P, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
+            (true, true) => run_with::<P, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
+            (false, false) => run_with::<P, _, HeapQueue, Stored<_>>(geometry, start, h, limits, priority),
+            (false, true) => run_with::<P, _, HeapQueue, Rebuilt>(geometry, start, h, limits, priority),
         }
     }))
 }
 
+/// How a node keeps the heuristic's memo: small memos are stored in the node; large ones
+/// (pattern databases carry every tile's cell) would multiply the node size, so only `()` is
+/// stored and the memo is rebuilt from the position when the node is expanded.
+trait MemoStore<H: Heuristic>: Copy {
+    fn keep(memo: H::Memo) -> Self;
+    fn memo(self, heuristic: &H, tiles: &Tiles) -> H::Memo;
+}
+
+/// Stores the memo in the node.
+#[derive(Clone, Copy)]
+struct Stored<M>(M);
+
+impl<H: Heuristic> MemoStore<H> for Stored<H::Memo> {
+    #[inline(always)]
+    fn keep(memo: H::Memo) -> Self {
+        Stored(memo)
+    }
+    #[inline(always)]
+    fn memo(self, _: &H, _: &Tiles) -> H::Memo {
+        self.0
+    }
+}
+
+/// Stores nothing; rebuilds the memo at expansion.
+#[derive(Clone, Copy)]
+struct Rebuilt;
+
+impl<H: Heuristic> MemoStore<H> for Rebuilt {
+    #[inline(always)]
+    fn keep(_: H::Memo) -> Self {
+        Rebuilt
+    }
+    #[inline(always)]
+    fn memo(self, heuristic: &H, tiles: &Tiles) -> H::Memo {
+        heuristic.init(tiles).1
+    }
+}
+
+/// Memos larger than this are rebuilt rather than stored.
+const MAX_STORED_MEMO: usize = 8;
+
 /// The closed flag, kept in the top bit of [`Node::h`].
 const CLOSED: u16 = 0x8000;
 
-fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
+/// Whether `H`'s memo is rebuilt at expansion instead of stored (see [`MemoStore`]); only
+/// for heuristics that read the position, which expansion then unpacks anyway.
+fn rebuilds_memo<H: Heuristic>(_: &H) -> bool {
+    size_of::<H::Memo>() > MAX_STORED_MEMO && H::READS_TILES
+}
+
+fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
     geometry: &Geometry,
     start: &Tiles,
     heuristic: &H,
@@ -241,7 +290,7 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
 ) -> RawOutcome {
     let cells = geometry.cells;
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P, H::Memo>> = Vec::with_capacity(budget.initial_capacity());
+    let mut nodes: Vec<Node<P, S>> = Vec::with_capacity(budget.initial_capacity());
     let mut table: HashTable<u32> = HashTable::with_capacity(budget.initial_capacity());
     let mut open = Q::default();
     let mut stats = SearchStats::default();
@@ -253,14 +302,14 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
         parent: u32::MAX,
         g_arrival: 0,
         h: h0 as u16,
-        memo: memo0,
+        memo: S::keep(memo0),
     });
     table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
     open.push(priority.key(0, h0), 0, 0);
     stats.generated = 1;
 
-    let node_bytes = size_of::<Node<P, H::Memo>>() as u64;
-    let memory = |nodes: &Vec<Node<P, H::Memo>>, table: &HashTable<u32>, open: &Q| {
+    let node_bytes = size_of::<Node<P, S>>() as u64;
+    let memory = |nodes: &Vec<Node<P, S>>, table: &HashTable<u32>, open: &Q| {
         nodes.capacity() as u64 * node_bytes
             + table.capacity() as u64 * 8 / 7 * (size_of::<u32>() as u64 + 1)
             + open.len() as u64 * Q::ENTRY_BYTES
@@ -287,6 +336,7 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
             [0; MAX_EXACT_CELLS]
         };
         stats.expanded += 1;
+        let memo = node.memo.memo(heuristic, &tiles);
         let blank = node.state.blank(cells);
         let child_g = g + 1;
         if child_g > 0x3FFF {
@@ -345,13 +395,13 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList>(
                 }
                 Entry::Vacant(entry) => {
                     entry.insert(fresh);
-                    let (h, memo) = heuristic.update(&tiles, tile, next, blank, h, node.memo);
+                    let (h, memo) = heuristic.update(&tiles, tile, next, blank, h, memo);
                     nodes.push(Node {
                         state,
                         parent: idx,
                         g_arrival: g_arrival(child_g, mv),
                         h: h as u16,
-                        memo,
+                        memo: S::keep(memo),
                     });
                     open.push(priority.key(child_g, h), child_g, fresh);
                 }
