@@ -134,6 +134,32 @@ fn agrees_with_idastar_on_random_5x5_boards() {
     }
 }
 
+/// A search stopped by a limit proves a lower bound on the length: between the heuristic's
+/// estimate and Korf's published optimal length.
+#[test]
+fn stopped_idastar_reports_a_true_lower_bound() {
+    for (id, optimal, generated, board) in korf100().into_iter().take(20) {
+        for algo in [Algorithm::Idastar, Algorithm::ParallelIdastar] {
+            let limits = Limits {
+                max_nodes: Some(generated / 3),
+                ..Limits::default()
+            };
+            let r = solve(
+                &board,
+                Goal::BlankFirst,
+                algo,
+                &HeuristicKind::Manhattan,
+                &limits,
+            )
+            .unwrap();
+            assert_eq!(r.status, Status::NodeLimit, "{algo} #{id}");
+            let lb = r.stats.lower_bound.unwrap() as usize;
+            assert!(lb <= optimal, "{algo} #{id}: {lb} > {optimal}");
+            assert!(lb >= r.initial_h.unwrap() as usize, "{algo} #{id}");
+        }
+    }
+}
+
 /// Korf's 24-puzzle instance 1 needs far more than these limits allow with Manhattan distance.
 fn hard_5x5() -> Board {
     let row = &read_tsv("korf24.tsv")[0];
@@ -159,6 +185,9 @@ fn limits_stop_every_worker() {
     assert!(r.moves.is_none());
     assert!(r.stats.generated <= 3_000_002, "{}", r.stats.generated);
     assert!(r.stats.generated > 2_800_000, "{}", r.stats.generated);
+    // Korf & Taylor (1996): this instance's optimal length is 95.
+    let lb = r.stats.lower_bound.unwrap();
+    assert!(lb >= r.initial_h.unwrap() && lb <= 95, "lower bound {lb}");
 
     let start = Instant::now();
     let limits = Limits {

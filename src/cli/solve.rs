@@ -313,11 +313,14 @@ fn write_stdout(s: &str) -> anyhow::Result<()> {
 
 /// What to say when the search stopped without a solution.
 fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> String {
-    let spent = format!(
+    let mut spent = format!(
         "after {:.3} s and {} generated nodes",
         report.search_time.as_secs_f64(),
         report.stats.generated
     );
+    if let Some(b) = report.stats.lower_bound {
+        spent.push_str(&format!("; every solution has at least {b} moves"));
+    }
     match status {
         Status::Timeout => format!(
             "timeout: no solution within --timeout {} s (stopped {spent})",

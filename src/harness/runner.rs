@@ -227,6 +227,11 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
                 row.message = Some("internal error: the search stopped without a reason".into());
             } else {
                 row.status = status.name().into();
+                if let Some(b) = report.stats.lower_bound {
+                    row.message = Some(format!(
+                        "every solution has at least {b} moves (IDA* bounds below {b} searched)"
+                    ));
+                }
             }
             row.optimal = Some(report.optimal);
             if job.algorithm.is_search() {

@@ -206,6 +206,7 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
             memory_bytes: (ida.path.capacity() + std::mem::size_of::<Tiles>()) as u64,
             iterations: Some(iterations),
             helper_cpu: Duration::ZERO,
+            lower_bound: (!WEIGHTED && status != Status::Solved).then_some(ida.bound),
         },
     }
 }

@@ -287,6 +287,7 @@ where
             memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<Tiles>()) as u64,
             iterations: Some(iterations),
             helper_cpu,
+            lower_bound: (status != Status::Solved).then_some(driver.bound),
         },
     }
 }

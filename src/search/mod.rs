@@ -289,6 +289,9 @@ pub struct SearchStats {
     /// CPU time the search spent on threads other than the calling one (parallel searches;
     /// zero for the others), for the harness's CPU-time column.
     pub helper_cpu: Duration,
+    /// For IDA* stopped by a limit: every solution has at least this many moves (the bound
+    /// of the unfinished iteration, all shorter ones having been searched completely).
+    pub lower_bound: Option<u32>,
 }
 
 /// CPU time consumed by the calling thread (`None` where the platform cannot tell).
