@@ -8,7 +8,7 @@ use common::data_dir;
 
 use npuzzle::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use npuzzle::heuristic::pdb::{self, Partition, PdbSpec, StoreError, TableKey, store};
-use npuzzle::heuristic::{Heuristic, Pdb};
+use npuzzle::heuristic::{Heuristic, Pdb, PdbLayout};
 use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
 
 /// Every database of these tests is built in memory (the disk cache has its own tests).
@@ -75,9 +75,22 @@ fn exact(rows: usize, cols: usize, goal: Goal) -> &'static (Vec<Vec<u8>>, Vec<u8
 /// exact and one-tile databases; databases minimised over the blank's position are admissible
 /// but not consistent in general: the minimum may sit in a blank region the move cannot use).
 fn check_partition(rows: usize, cols: usize, goal: Goal, spec: &PdbSpec, consistent: bool) {
+    for layout in [PdbLayout::Direct, PdbLayout::Compact] {
+        check_partition_in(rows, cols, goal, spec, consistent, layout);
+    }
+}
+
+fn check_partition_in(
+    rows: usize,
+    cols: usize,
+    goal: Goal,
+    spec: &PdbSpec,
+    consistent: bool,
+    layout: PdbLayout,
+) {
     let (states, dist) = exact(rows, cols, goal);
     let g = Geometry::new(rows, cols, goal);
-    let h = Pdb::new(spec, &g).unwrap();
+    let h = Pdb::with_layout(spec, &g, layout).unwrap();
     for (s, &d) in states.iter().zip(dist) {
         let tiles = compact(s);
         let (value, memo) = h.init(&tiles);
@@ -528,6 +541,80 @@ fn blank_last_partitions_solve_rotated_korf_instances_at_their_optimal_length() 
             )
             .unwrap();
             assert_eq!(r.moves.unwrap().len() as u32, *optimal, "#{id}");
+        }
+    }
+}
+
+#[test]
+fn layout_choice_follows_table_sizes() {
+    let cases = [
+        (4, "pdb:6-6-3", PdbLayout::Direct),
+        (4, "pdb:5-5-5", PdbLayout::Direct),
+        // 16^8 = 4 G entries for the 8-tile group: compact.
+        (4, "pdb:7-8", PdbLayout::Compact),
+        (5, "pdb:6-6-6-6", PdbLayout::Direct),
+        // One 8-tile group on 9 cells: 9^8 is 237 times 9!.
+        (3, "pdb:full", PdbLayout::Compact),
+    ];
+    for (n, name, expected) in cases {
+        let g = Geometry::new(n, n, Goal::BlankFirst);
+        let spec: PdbSpec = name.parse().unwrap();
+        let groups = spec.groups(&g).unwrap();
+        assert_eq!(PdbLayout::widest(&g, &groups), expected, "{name}");
+    }
+}
+
+/// The direct layout gives the compact layout's values (which the whole-space tests tie to
+/// BFS distances) on 4 x 4 along long random walks, for both goals, with and without limits.
+#[test]
+fn direct_and_compact_layouts_agree_on_4x4() {
+    no_disk_cache();
+    for goal in [Goal::BlankFirst, Goal::BlankLast] {
+        let g = Geometry::new(4, 4, goal);
+        for name in ["pdb:6-6-3", "pdb:5-5-5"] {
+            let spec: PdbSpec = name.parse().unwrap();
+            let direct = Pdb::with_layout(&spec, &g, PdbLayout::Direct).unwrap();
+            let compact = Pdb::with_layout(&spec, &g, PdbLayout::Compact).unwrap();
+            assert_eq!(direct.layout(), PdbLayout::Direct);
+            assert_eq!(compact.layout(), PdbLayout::Compact);
+            let mut tiles = g.goal_tiles();
+            let (mut hd, mut md) = direct.init(&tiles);
+            let (mut hc, mut mc) = compact.init(&tiles);
+            let mut blank = g.goal_cell[0] as usize;
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for step in 0..50_000u32 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let k = (seed % u64::from(g.neighbour_count[blank])) as usize;
+                let next = g.neighbours[blank][k] as usize;
+                let tile = tiles[next];
+                tiles[blank] = tile;
+                tiles[next] = 0;
+                // A pruning limit on some steps: both must agree exactly up to it.
+                let limit = if step % 3 == 0 {
+                    hc.saturating_sub(1)
+                } else {
+                    u32::MAX
+                };
+                let (d, dm) = direct.update_within(&tiles, tile, next, blank, hd, md, limit);
+                let (c, cm) = compact.update_within(&tiles, tile, next, blank, hc, mc, limit);
+                let fresh = compact.init(&tiles).0;
+                if fresh <= limit {
+                    assert_eq!((d, c), (fresh, fresh), "{name} {goal:?} step {step}");
+                } else {
+                    assert!(d > limit && c > limit, "{name} {goal:?} step {step}");
+                }
+                // Continue the walk from exact memos (a pruned child's memo is not usable).
+                if fresh <= limit {
+                    (hd, md, hc, mc) = (d, dm, c, cm);
+                } else {
+                    (hd, md) = direct.init(&tiles);
+                    (hc, mc) = compact.init(&tiles);
+                }
+                assert_eq!(hd, hc);
+                blank = next;
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::geometry::{Geometry, Tiles};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
-pub use pdb::{Pdb, PdbSpec};
+pub use pdb::{Layout as PdbLayout, Pdb, PdbSpec};
 pub use walking_distance::WalkingDistance;
 
 /// A heuristic, by its command-line name.
@@ -38,7 +38,7 @@ pub enum HeuristicKind {
     LinearConflict,
     /// `walking-distance`: Takahashi's walking distance (boards of at most 16 cells).
     WalkingDistance,
-    /// `pdb[:PARTITION][:noreflect]`: additive disjoint pattern databases (see [`pdb`]).
+    /// `pdb[:PARTITION][:noreflect][:compact]`: additive disjoint pattern databases (see [`pdb`]).
     Pdb(PdbSpec),
 }
 
@@ -169,7 +169,11 @@ impl Heuristic for Zero {
 }
 
 /// A heuristic built for one geometry, ready for the searches.
+///
+/// The pattern-database variant is large (its per-tile lookup tables live inline): a `Built`
+/// is made once per job, and boxing it would add a pointer chase to every node's lookup.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum Built {
     /// Always 0.
     Zero,

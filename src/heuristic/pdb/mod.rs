@@ -65,6 +65,21 @@ pub struct Table {
     pub elapsed: Duration,
     /// Why an existing cache file was rejected, if one was.
     pub rejected: Option<String>,
+    /// The same entries in the direct layout ([`table::spread_direct`]), made when a search first
+    /// asks for it.
+    direct: OnceLock<Arc<Vec<u8>>>,
+}
+
+impl Table {
+    /// The entries in the direct layout of [`table::direct_index`] (made once, in parallel).
+    pub fn direct(&self) -> Arc<Vec<u8>> {
+        self.direct
+            .get_or_init(|| {
+                let n = self.key.rows * self.key.cols;
+                Arc::new(table::spread_direct(n, self.key.tiles.len(), &self.data))
+            })
+            .clone()
+    }
 }
 
 impl fmt::Debug for Table {
@@ -112,6 +127,7 @@ pub fn obtain(key: &TableKey, dir: Option<PathBuf>, force: bool) -> Table {
                     origin: Origin::Loaded(dir.join(store::file_name(key))),
                     elapsed: start.elapsed(),
                     rejected: None,
+                    direct: OnceLock::new(),
                 };
             }
             Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
@@ -134,6 +150,7 @@ pub fn obtain(key: &TableKey, dir: Option<PathBuf>, force: bool) -> Table {
         origin,
         elapsed: start.elapsed(),
         rejected,
+        direct: OnceLock::new(),
     }
 }
 
@@ -147,14 +164,39 @@ struct Lookup {
     tiles: [u8; MAX_EXACT_CELLS],
     k: usize,
     table: Arc<Table>,
+    /// The table in the direct layout; empty unless the heuristic uses that layout.
+    direct: Arc<Vec<u8>>,
 }
 
-/// The per-node memo: the cell of every tile, the value of every database, plain and
-/// mirrored, and their sums. Carrying the cells makes a lookup read only its own tiles' cells
-/// instead of scanning the whole board for them.
+/// The most groups the direct layout supports: the memo's 64 bytes hold one 4-byte index per
+/// plain and per mirrored lookup.
+pub const MAX_DIRECT_GROUPS: usize = 8;
+
+/// How far the direct layout may exceed the compact one (`n^k` against `n!/(n-k)!` entries)
+/// before it is not worth its memory: 6 of 25 cells is 1.9 times, 6 of 16 is 2.9 times; the
+/// 8 tiles of 4 x 4's 7-8 (4 G entries) and the full 3 x 3 database (237 times) stay compact.
+const MAX_DIRECT_RATIO: u64 = 8;
+
+/// How the lookups find their entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layout {
+    /// Rank the pattern tiles' cells per lookup and read the compact table (`n!/(n-k)!`
+    /// entries, as stored on disk).
+    Compact,
+    /// Keep each lookup's direct index ([`table::direct_index`]) in the memo, update it with
+    /// one multiply-add per move and read a spread copy of the table (`n^k` entries): no
+    /// ranking per node, at up to [`MAX_DIRECT_RATIO`] times the memory.
+    Direct,
+}
+
+/// The per-node memo: where the lookups stand, the value of every database, plain and
+/// mirrored, and their sums. `slots` holds, in the compact layout, the cell of every tile (a
+/// lookup then reads only its own tiles' cells instead of scanning the board); in the direct
+/// layout, the direct index of every lookup as 4 bytes (plain lookup `i` at slot `i`, mirrored
+/// lookup `i` at slot `MAX_DIRECT_GROUPS + i`).
 #[derive(Debug, Clone, Copy)]
 pub struct PdbMemo {
-    pos: [u8; MAX_EXACT_CELLS],
+    slots: [u8; MAX_EXACT_CELLS],
     values: [u8; MAX_GROUPS],
     mirrored: [u8; MAX_GROUPS],
     sum: u32,
@@ -175,12 +217,72 @@ pub struct Pdb {
     /// The cell mirrored about the main diagonal.
     mirror_cell: [u8; MAX_EXACT_CELLS],
     reflect: bool,
+    layout: Layout,
+    /// Direct layout: `coef[t]`, the weight `n^(k-1-j)` of tile `t` (slot `j` of its plain
+    /// lookup) in that lookup's index; `mirror_coef[t]` the same in its mirrored lookup.
+    coef: [u32; MAX_EXACT_CELLS],
+    mirror_coef: [u32; MAX_EXACT_CELLS],
+}
+
+impl Layout {
+    /// The layout [`Pdb::new`] uses for these groups on `g`: direct if there are at most
+    /// [`MAX_DIRECT_GROUPS`] and every direct table is within [`table::MAX_DIRECT_ENTRIES`]
+    /// and [`MAX_DIRECT_RATIO`] times its compact size, else compact.
+    pub fn widest(g: &Geometry, groups: &[Vec<u8>]) -> Layout {
+        let fits = groups.len() <= MAX_DIRECT_GROUPS
+            && groups
+                .iter()
+                .all(|gr| table::direct_entries(g.cells, gr.len(), MAX_DIRECT_RATIO).is_some());
+        if fits {
+            Layout::Direct
+        } else {
+            Layout::Compact
+        }
+    }
+}
+
+impl PdbMemo {
+    #[inline(always)]
+    fn index(&self, slot: usize) -> usize {
+        let at = 4 * (slot & 15);
+        u32::from_le_bytes([
+            self.slots[at],
+            self.slots[at + 1],
+            self.slots[at + 2],
+            self.slots[at + 3],
+        ]) as usize
+    }
+
+    #[inline(always)]
+    fn set_index(&mut self, slot: usize, index: usize) {
+        let at = 4 * (slot & 15);
+        self.slots[at..at + 4].copy_from_slice(&(index as u32).to_le_bytes());
+    }
 }
 
 impl Pdb {
-    /// Builds (or loads, or takes from this process) the databases of `spec` for `g`.
+    /// Builds (or loads, or takes from this process) the databases of `spec` for `g`, in the
+    /// direct layout where every group's table allows it ([`Layout`]) unless the spec asks
+    /// for the compact one.
     pub fn new(spec: &PdbSpec, g: &Geometry) -> Result<Pdb, HeuristicError> {
+        let layout = if spec.compact {
+            Layout::Compact
+        } else {
+            Layout::Direct
+        };
+        Self::with_layout(spec, g, layout)
+    }
+
+    /// [`Pdb::new`] preferring `layout` (tests compare the two). The direct layout is used
+    /// only with at most [`MAX_DIRECT_GROUPS`] groups whose direct tables are within
+    /// [`table::MAX_DIRECT_ENTRIES`] and [`MAX_DIRECT_RATIO`]; otherwise the compact one.
+    pub fn with_layout(
+        spec: &PdbSpec,
+        g: &Geometry,
+        layout: Layout,
+    ) -> Result<Pdb, HeuristicError> {
         let groups = spec.groups(g)?;
+        let layout = layout.min(Layout::widest(g, &groups));
         let n = g.cells;
         let reflect = spec.reflect && g.rows == g.cols;
         let mut mirror_cell = [0u8; MAX_EXACT_CELLS];
@@ -202,6 +304,8 @@ impl Pdb {
         let mut mirror_group_of = [NONE; MAX_EXACT_CELLS];
         let mut plain = Vec::new();
         let mut mirror_lookups = Vec::new();
+        let mut coef = [0u32; MAX_EXACT_CELLS];
+        let mut mirror_coef = [0u32; MAX_EXACT_CELLS];
         for (i, gr) in groups.iter().enumerate() {
             let table = table(&TableKey {
                 rows: g.rows,
@@ -209,29 +313,38 @@ impl Pdb {
                 goal: g.goal,
                 tiles: gr.clone(),
             });
+            let direct = match layout {
+                Layout::Direct => table.direct(),
+                Layout::Compact => Arc::new(Vec::new()),
+            };
             let mut tiles = [0u8; MAX_EXACT_CELLS];
             let mut mtiles = [0u8; MAX_EXACT_CELLS];
             for (j, &t) in gr.iter().enumerate() {
+                let weight = (n as u32).pow((gr.len() - 1 - j) as u32);
                 tiles[j] = t;
                 group_of[t as usize] = i as u8;
+                coef[t as usize] = weight;
                 // In the mirrored position tile t sits on the mirror of the cell of tile
                 // relabel(t) in the actual position.
                 if reflect {
                     let src = relabel(t);
                     mtiles[j] = src;
                     mirror_group_of[src as usize] = i as u8;
+                    mirror_coef[src as usize] = weight;
                 }
             }
             plain.push(Lookup {
                 tiles,
                 k: gr.len(),
                 table: table.clone(),
+                direct: direct.clone(),
             });
             if reflect {
                 mirror_lookups.push(Lookup {
                     tiles: mtiles,
                     k: gr.len(),
                     table,
+                    direct,
                 });
             }
         }
@@ -244,7 +357,15 @@ impl Pdb {
             mirror_group_of,
             mirror_cell,
             reflect,
+            layout,
+            coef,
+            mirror_coef,
         })
+    }
+
+    /// The layout in use.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// The tile groups in use.
@@ -295,6 +416,26 @@ impl Pdb {
         l.table.data[table::rank_of_cells(self.cells, &cells[..l.k])]
     }
 
+    /// The cells of lookup `l`'s tiles, mirrored or not.
+    #[inline(always)]
+    fn cells_of(
+        &self,
+        l: &Lookup,
+        pos: &[u8; MAX_EXACT_CELLS],
+        mirrored: bool,
+    ) -> [u8; MAX_EXACT_CELLS] {
+        let mut cells = [0u8; MAX_EXACT_CELLS];
+        for (c, &t) in cells.iter_mut().zip(&l.tiles[..l.k]) {
+            let p = pos[t as usize & 63];
+            *c = if mirrored {
+                self.mirror_cell[p as usize & 63]
+            } else {
+                p
+            };
+        }
+        cells
+    }
+
     #[inline(always)]
     fn mirror_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
         let mut cells = [0u8; MAX_EXACT_CELLS];
@@ -311,12 +452,27 @@ impl Heuristic for Pdb {
     fn init(&self, tiles: &Tiles) -> (u32, PdbMemo) {
         let pos = self.positions(tiles);
         let mut memo = PdbMemo {
-            pos,
+            slots: pos,
             values: [0; MAX_GROUPS],
             mirrored: [0; MAX_GROUPS],
             sum: 0,
             mirrored_sum: 0,
         };
+        if self.layout == Layout::Direct {
+            for (i, l) in self.plain.iter().enumerate() {
+                let idx = table::direct_index(self.cells, &self.cells_of(l, &pos, false)[..l.k]);
+                memo.set_index(i, idx);
+                memo.values[i] = l.direct[idx];
+                memo.sum += u32::from(memo.values[i]);
+            }
+            for (i, l) in self.mirror_lookups.iter().enumerate() {
+                let idx = table::direct_index(self.cells, &self.cells_of(l, &pos, true)[..l.k]);
+                memo.set_index(MAX_DIRECT_GROUPS + i, idx);
+                memo.mirrored[i] = l.direct[idx];
+                memo.mirrored_sum += u32::from(memo.mirrored[i]);
+            }
+            return (memo.sum.max(memo.mirrored_sum), memo);
+        }
         for (i, l) in self.plain.iter().enumerate() {
             memo.values[i] = self.plain_value(l, &pos);
             memo.sum += u32::from(memo.values[i]);
@@ -346,17 +502,20 @@ impl Heuristic for Pdb {
         &self,
         _tiles: &Tiles,
         tile: u8,
-        _from: usize,
+        from: usize,
         to: usize,
         _h: u32,
         mut memo: PdbMemo,
         limit: u32,
     ) -> (u32, PdbMemo) {
-        memo.pos[tile as usize & 63] = to as u8;
+        if self.layout == Layout::Direct {
+            return self.update_direct(tile, from, to, memo, limit);
+        }
+        memo.slots[tile as usize & 63] = to as u8;
         let gi = self.group_of[tile as usize & 63];
         if gi != NONE {
             let gi = gi as usize & (MAX_GROUPS - 1);
-            let v = self.plain_value(&self.plain[gi], &memo.pos);
+            let v = self.plain_value(&self.plain[gi], &memo.slots);
             memo.sum = memo.sum + u32::from(v) - u32::from(memo.values[gi]);
             memo.values[gi] = v;
         }
@@ -368,7 +527,52 @@ impl Heuristic for Pdb {
         let mi = self.mirror_group_of[tile as usize & 63];
         if self.reflect && mi != NONE {
             let mi = mi as usize & (MAX_GROUPS - 1);
-            let v = self.mirror_value(&self.mirror_lookups[mi], &memo.pos);
+            let v = self.mirror_value(&self.mirror_lookups[mi], &memo.slots);
+            memo.mirrored_sum = memo.mirrored_sum + u32::from(v) - u32::from(memo.mirrored[mi]);
+            memo.mirrored[mi] = v;
+        }
+        (memo.sum.max(memo.mirrored_sum), memo)
+    }
+}
+
+impl Pdb {
+    /// [`Heuristic::update_within`] in the direct layout: the moved tile's lookups shift
+    /// their index by (cell difference) x (the tile's weight); no ranking.
+    #[inline(always)]
+    fn update_direct(
+        &self,
+        tile: u8,
+        from: usize,
+        to: usize,
+        mut memo: PdbMemo,
+        limit: u32,
+    ) -> (u32, PdbMemo) {
+        let t = tile as usize & 63;
+        let gi = self.group_of[t];
+        if gi != NONE {
+            let gi = gi as usize & (MAX_DIRECT_GROUPS - 1);
+            let shift = (to as isize - from as isize) * self.coef[t] as isize;
+            let idx = memo.index(gi).wrapping_add_signed(shift);
+            memo.set_index(gi, idx);
+            let v = self.plain[gi].direct[idx];
+            memo.sum = memo.sum + u32::from(v) - u32::from(memo.values[gi]);
+            memo.values[gi] = v;
+        }
+        // As in the compact layout: the plain sum alone prunes, the mirrored index stays
+        // stale, which is allowed because this memo is not used.
+        if memo.sum > limit {
+            return (memo.sum, memo);
+        }
+        let mi = self.mirror_group_of[t];
+        if self.reflect && mi != NONE {
+            let mi = mi as usize & (MAX_DIRECT_GROUPS - 1);
+            let slot = MAX_DIRECT_GROUPS + mi;
+            let shift = (isize::from(self.mirror_cell[to & 63])
+                - isize::from(self.mirror_cell[from & 63]))
+                * self.mirror_coef[t] as isize;
+            let idx = memo.index(slot).wrapping_add_signed(shift);
+            memo.set_index(slot, idx);
+            let v = self.mirror_lookups[mi].direct[idx];
             memo.mirrored_sum = memo.mirrored_sum + u32::from(v) - u32::from(memo.mirrored[mi]);
             memo.mirrored[mi] = v;
         }

@@ -111,13 +111,17 @@ pub enum Partition {
     Groups(Vec<Vec<u8>>),
 }
 
-/// A pattern-database heuristic as named on the command line: `pdb[:PARTITION][:noreflect]`.
+/// A pattern-database heuristic as named on the command line:
+/// `pdb[:PARTITION][:noreflect][:compact]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PdbSpec {
     /// The tile groups.
     pub partition: Partition,
     /// Whether square boards also look up the position mirrored about the main diagonal.
     pub reflect: bool,
+    /// Keep the compact (ranked) layout in memory even where the faster direct layout fits
+    /// (see `pdb::Layout`): about half the memory for 6-6-6-6, slower lookups.
+    pub compact: bool,
 }
 
 impl PdbSpec {
@@ -126,6 +130,7 @@ impl PdbSpec {
         PdbSpec {
             partition,
             reflect: true,
+            compact: false,
         }
     }
 
@@ -257,6 +262,9 @@ impl fmt::Display for PdbSpec {
         if !self.reflect {
             f.write_str(":noreflect")?;
         }
+        if self.compact {
+            f.write_str(":compact")?;
+        }
         Ok(())
     }
 }
@@ -265,15 +273,21 @@ impl FromStr for PdbSpec {
     type Err = String;
 
     /// Parses `pdb`, `pdb:auto`, `pdb:full`, `pdb:5-5-5`, `pdb:6-6-3`, `pdb:7-8`, `pdb:6-6-6-6`
-    /// or `pdb:1,2,3/4,5,6`, each optionally followed by `:noreflect`.
+    /// or `pdb:1,2,3/4,5,6`, each optionally followed by `:noreflect` and/or `:compact`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let rest = s
             .strip_prefix("pdb")
             .ok_or_else(|| format!("\"{s}\" is not a pattern-database heuristic (pdb:...)"))?;
-        let (body, reflect) = match rest.strip_suffix(":noreflect") {
-            Some(b) => (b, false),
-            None => (rest, true),
-        };
+        let (mut body, mut reflect, mut compact) = (rest, true, false);
+        loop {
+            if let Some(b) = body.strip_suffix(":noreflect").filter(|_| reflect) {
+                (body, reflect) = (b, false);
+            } else if let Some(b) = body.strip_suffix(":compact").filter(|_| !compact) {
+                (body, compact) = (b, true);
+            } else {
+                break;
+            }
+        }
         let body = match body {
             "" => "auto",
             b => b
@@ -307,7 +321,11 @@ impl FromStr for PdbSpec {
                 Partition::Groups(out)
             }
         };
-        Ok(PdbSpec { partition, reflect })
+        Ok(PdbSpec {
+            partition,
+            reflect,
+            compact,
+        })
     }
 }
 
@@ -326,11 +344,21 @@ mod tests {
             "pdb:6-6-6-6",
             "pdb:1,2,3/4,5",
             "pdb:7-8:noreflect",
+            "pdb:6-6-6-6:compact",
+            "pdb:6-6-3:noreflect:compact",
         ] {
             let spec: PdbSpec = name.parse().unwrap();
             assert_eq!(spec.to_string(), name);
         }
         assert_eq!("pdb:auto".parse::<PdbSpec>().unwrap().to_string(), "pdb");
+        assert_eq!(
+            "pdb:7-8:compact:noreflect"
+                .parse::<PdbSpec>()
+                .unwrap()
+                .to_string(),
+            "pdb:7-8:noreflect:compact"
+        );
+        assert!("pdb:7-8:compact:compact".parse::<PdbSpec>().is_err());
         assert!("pdb:1,x".parse::<PdbSpec>().is_err());
         assert!("pdb:".parse::<PdbSpec>().is_err());
         assert!("pdbx".parse::<PdbSpec>().is_err());

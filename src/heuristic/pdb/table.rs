@@ -100,6 +100,82 @@ fn rank_with<const HW: bool>(n: usize, pos: impl IntoIterator<Item = u8>) -> usi
     r
 }
 
+/// The largest direct table [`spread_direct`] makes: 2^28 entries (256 MiB).
+pub const MAX_DIRECT_ENTRIES: u64 = 1 << 28;
+
+/// The number of entries of the direct layout of a `k`-tile database on `n` cells: `n^k`, one
+/// per tuple of cells, or `None` if that exceeds [`MAX_DIRECT_ENTRIES`] or `max_ratio` times
+/// the compact layout.
+pub fn direct_entries(n: usize, k: usize, max_ratio: u64) -> Option<u64> {
+    let direct = (0..k).try_fold(1u64, |acc, _| acc.checked_mul(n as u64))?;
+    let compact = entries(n, k)?;
+    (direct <= MAX_DIRECT_ENTRIES && direct <= compact.saturating_mul(max_ratio)).then_some(direct)
+}
+
+/// The direct index of the cells `(p_0, .., p_{k-1})`: `sum p_i n^(k-1-i)`. Unlike the rank,
+/// it changes by `(to - from) n^(k-1-i)` when tile `i` moves, so a search can keep it up to
+/// date with one multiply-add per move instead of ranking the whole pattern per lookup.
+#[inline(always)]
+pub fn direct_index(n: usize, cells: &[u8]) -> usize {
+    cells.iter().fold(0, |acc, &p| acc * n + usize::from(p))
+}
+
+/// The database `compact` (ranked layout, `k` tiles on `n` cells) in the direct layout of
+/// [`direct_index`]; tuples with a repeated cell (no placement) hold 0. Built in parallel,
+/// one chunk per cell of the first tile; the buffer is marked for huge pages.
+pub fn spread_direct(n: usize, k: usize, compact: &[u8]) -> Vec<u8> {
+    let len = (0..k).fold(1usize, |acc, _| acc * n);
+    let mut out = super::store::table_buffer(len);
+    if k == 0 {
+        out[0] = compact[0];
+        return out;
+    }
+    let chunk = len / n;
+    out.par_chunks_mut(chunk)
+        .enumerate()
+        .for_each(|(first, part)| {
+            spread_below(n, k, 1, 1u64 << first, 0, first, compact, part);
+        });
+    out
+}
+
+/// Places the tiles `i..k` on every free cell in turn (placements only, in increasing direct
+/// index, so `part` is written in order), carrying the direct index `d` (within the first
+/// tile's chunk) and the rank `r` of the tiles placed so far.
+#[allow(clippy::too_many_arguments)]
+fn spread_below(
+    n: usize,
+    k: usize,
+    i: usize,
+    used: u64,
+    d: usize,
+    r: usize,
+    compact: &[u8],
+    part: &mut [u8],
+) {
+    if i == k {
+        part[d] = compact[r];
+        return;
+    }
+    let radix = n - i;
+    for p in 0..n {
+        if used & (1u64 << p) != 0 {
+            continue;
+        }
+        let below = (used & ((1u64 << p) - 1)).count_ones() as usize;
+        spread_below(
+            n,
+            k,
+            i + 1,
+            used | (1u64 << p),
+            d * n + p,
+            r * radix + (p - below),
+            compact,
+            part,
+        );
+    }
+}
+
 /// The inverse of [`rank`]: fills `pos[..k]` and returns the occupancy mask.
 #[inline(always)]
 pub fn unrank(n: usize, k: usize, mut r: usize, pos: &mut [u8; MAX_EXACT_CELLS]) -> u64 {
