@@ -407,12 +407,17 @@ impl Pdb {
         pos
     }
 
+    /// Compact layout: the entry of lookup `l` for the tile cells `pos`.
     #[inline(always)]
     fn plain_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
-        let mut cells = [0u8; MAX_EXACT_CELLS];
-        for (c, &t) in cells.iter_mut().zip(&l.tiles[..l.k]) {
-            *c = pos[t as usize & 63];
-        }
+        let cells = self.cells_of(l, pos, false);
+        l.table.data[table::rank_of_cells(self.cells, &cells[..l.k])]
+    }
+
+    /// Compact layout: the entry of mirrored lookup `l` for the tile cells `pos`.
+    #[inline(always)]
+    fn mirror_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
+        let cells = self.cells_of(l, pos, true);
         l.table.data[table::rank_of_cells(self.cells, &cells[..l.k])]
     }
 
@@ -434,15 +439,6 @@ impl Pdb {
             };
         }
         cells
-    }
-
-    #[inline(always)]
-    fn mirror_value(&self, l: &Lookup, pos: &[u8; MAX_EXACT_CELLS]) -> u8 {
-        let mut cells = [0u8; MAX_EXACT_CELLS];
-        for (c, &t) in cells.iter_mut().zip(&l.tiles[..l.k]) {
-            *c = self.mirror_cell[pos[t as usize & 63] as usize & 63];
-        }
-        l.table.data[table::rank_of_cells(self.cells, &cells[..l.k])]
     }
 }
 
