@@ -11,6 +11,7 @@ use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
+use super::duplicates::MoveAutomaton;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
 
 /// The mutable state of one IDA* run.
@@ -32,6 +33,8 @@ pub(super) struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
     /// Set when a limit stops the search; the recursion then unwinds without a path.
     pub(super) stopped: Option<Status>,
     pub(super) budget: Budget,
+    /// Duplicate-path pruning (`idastar-fsm`); `None` prunes only the move back to the parent.
+    pub(super) automaton: Option<&'a MoveAutomaton>,
 }
 
 impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
@@ -42,6 +45,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
         tiles: &Tiles,
         budget: Budget,
         weight: u32,
+        automaton: Option<&'a MoveAutomaton>,
     ) -> Self {
         Ida {
             geometry,
@@ -56,6 +60,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             max_depth: 1,
             stopped: None,
             budget,
+            automaton,
         }
     }
 
@@ -69,7 +74,8 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
     }
 
     /// Searches below a node with f <= bound, reached after `g` moves with the blank on
-    /// `blank`, arrived at from `parent` (`usize::MAX` at the root). Returns `true` when the
+    /// `blank`, arrived at from `parent` (`usize::MAX` at the root), with the duplicate
+    /// automaton in `state` (unused without one). Returns `true` when the
     /// recursion must unwind: the goal was found (path collected) or a limit stopped it.
     ///
     /// Children over the bound are counted as generated and pruned here, in the parent,
@@ -78,6 +84,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
         &mut self,
         blank: usize,
         parent: usize,
+        state: u32,
         g: u32,
         h: u32,
         memo: H::Memo,
@@ -97,6 +104,16 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             if next == parent {
                 continue;
             }
+            let child_state = match self.automaton {
+                None => MoveAutomaton::START,
+                Some(a) => {
+                    let s = a.step(state, self.geometry.neighbour_move[blank & 63][k]);
+                    if s == MoveAutomaton::DEAD {
+                        continue;
+                    }
+                    s
+                }
+            };
             self.generated += 1;
             if self.generated >= self.budget.next_check
                 && let Some(s) = self.budget.check(self.generated)
@@ -117,7 +134,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             let (h2, memo2) =
                 self.heuristic
                     .update_within(&self.tiles, tile, next, blank, h, memo, limit);
-            if self.descend(blank, next, g, h2, memo2) {
+            if self.descend(blank, next, child_state, g, h2, memo2) {
                 return true;
             }
             self.tiles[next & 63] = tile;
@@ -129,14 +146,22 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
     /// The child on `next` (already moved there, estimate `h2`): pruned against the bound
     /// here, in the parent, or searched. Returns `true` when the recursion must unwind.
     #[inline(always)]
-    fn descend(&mut self, blank: usize, next: usize, g: u32, h2: u32, memo2: H::Memo) -> bool {
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool {
         let f2 = self.f(g + 1, h2);
         if f2 > self.bound {
             if f2 < self.next_bound {
                 self.next_bound = f2;
             }
             false
-        } else if self.probe(next, blank, g + 1, h2, memo2) {
+        } else if self.probe(next, blank, state, g + 1, h2, memo2) {
             if self.stopped.is_none() {
                 self.path.push(blank as u8);
             }
@@ -155,10 +180,11 @@ pub(crate) fn run(
     built: &Built,
     limits: &Limits,
     weight: Option<u32>,
+    automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
     with_heuristic!(built, h => match weight {
-        None => run_with::<_, false>(geometry, start, h, limits, 100),
-        Some(w) => run_with::<_, true>(geometry, start, h, limits, w),
+        None => run_with::<_, false>(geometry, start, h, limits, 100, automaton),
+        Some(w) => run_with::<_, true>(geometry, start, h, limits, w, automaton),
     })
 }
 
@@ -168,17 +194,19 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
     heuristic: &H,
     limits: &Limits,
     weight: u32,
+    automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
     let (h0, memo0) = heuristic.init(start);
     let blank = geometry.blank_of(start);
-    let mut ida = Ida::<H, WEIGHTED>::new(geometry, heuristic, start, Budget::new(limits), weight);
+    let budget = Budget::new(limits);
+    let mut ida = Ida::<H, WEIGHTED>::new(geometry, heuristic, start, budget, weight, automaton);
     ida.bound = ida.f(0, h0);
     let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
     let status = loop {
         iterations += 1;
         ida.next_bound = u32::MAX;
-        if ida.probe(blank, usize::MAX, 0, h0, memo0) {
+        if ida.probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0) {
             break ida.stopped.unwrap_or(Status::Solved);
         }
         if ida.next_bound == u32::MAX {

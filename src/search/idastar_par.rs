@@ -25,6 +25,7 @@ use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
+use super::duplicates::MoveAutomaton;
 use super::idastar::Ida;
 use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
 
@@ -41,6 +42,8 @@ struct Task<M> {
     tiles: Tiles,
     blank: usize,
     parent: usize,
+    /// The duplicate automaton's state (unused without one).
+    state: u32,
     g: u32,
     h: u32,
     memo: M,
@@ -67,8 +70,9 @@ pub(crate) fn run(
     start: &Tiles,
     built: &Built,
     limits: &Limits,
+    automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
-    with_heuristic!(built, h => run_with(geometry, start, h, limits))
+    with_heuristic!(built, h => run_with(geometry, start, h, limits, automaton))
 }
 
 /// The sequential walk of one iteration down to the split depth.
@@ -84,7 +88,15 @@ struct Splitter<'s, 'a, H: Heuristic> {
 impl<H: Heuristic> Splitter<'_, '_, H> {
     /// [`Ida::probe`] down to `self.depth`, where nodes become tasks instead of being
     /// expanded. Returns `true` when the walk must stop (goal found or a limit reached).
-    fn walk(&mut self, blank: usize, parent: usize, g: u32, h: u32, memo: H::Memo) -> bool {
+    fn walk(
+        &mut self,
+        blank: usize,
+        parent: usize,
+        state: u32,
+        g: u32,
+        h: u32,
+        memo: H::Memo,
+    ) -> bool {
         let ida = &mut *self.ida;
         if h == 0 && ida.geometry.is_goal(&ida.tiles) {
             let mut path = self.prefix[..g as usize].to_vec();
@@ -97,6 +109,7 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
                 tiles: ida.tiles,
                 blank,
                 parent,
+                state,
                 g,
                 h,
                 memo,
@@ -114,6 +127,16 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
             if next == parent {
                 continue;
             }
+            let child_state = match ida.automaton {
+                None => MoveAutomaton::START,
+                Some(a) => {
+                    let s = a.step(state, ida.geometry.neighbour_move[blank & 63][k]);
+                    if s == MoveAutomaton::DEAD {
+                        continue;
+                    }
+                    s
+                }
+            };
             ida.generated += 1;
             if ida.generated >= ida.budget.next_check
                 && let Some(s) = ida.budget.check(ida.generated)
@@ -128,7 +151,7 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
             let f2 = g + 1 + h2;
             if f2 > ida.bound {
                 ida.next_bound = ida.next_bound.min(f2);
-            } else if self.walk(next, blank, g + 1, h2, memo2) {
+            } else if self.walk(next, blank, child_state, g + 1, h2, memo2) {
                 return true;
             }
             let ida = &mut *self.ida;
@@ -144,6 +167,7 @@ fn run_with<H: Heuristic + Sync>(
     start: &Tiles,
     heuristic: &H,
     limits: &Limits,
+    automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome
 where
     H::Memo: Send + Sync,
@@ -151,7 +175,8 @@ where
     let (h0, memo0) = heuristic.init(start);
     let root_blank = geometry.blank_of(start);
     let shared = Arc::new(Shared::default());
-    let mut driver = Ida::<H, false>::new(geometry, heuristic, start, Budget::new(limits), 100);
+    let budget = Budget::new(limits);
+    let mut driver = Ida::<H, false>::new(geometry, heuristic, start, budget, 100, automaton);
     driver.budget = driver.budget.worker(&shared);
     driver.bound = h0;
     driver.generated = 1; // the root, once for the whole run
@@ -178,7 +203,7 @@ where
                 prefix: [0; MAX_SPLIT_DEPTH],
                 found: None,
             };
-            s.walk(root_blank, usize::MAX, 0, h0, memo0);
+            s.walk(root_blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
             let (tasks, found) = (s.tasks, s.found);
             if found.is_some()
                 || driver.stopped.is_some()
@@ -216,12 +241,19 @@ where
                     &task.tiles,
                     driver.budget.worker(&shared),
                     100,
+                    automaton,
                 );
                 w.bound = bound;
                 if shared.stop.load(Ordering::Relaxed) {
                     w.stopped = Some(Status::Cancelled);
-                } else if w.probe(task.blank, task.parent, task.g, task.h, task.memo)
-                    && w.stopped.is_none()
+                } else if w.probe(
+                    task.blank,
+                    task.parent,
+                    task.state,
+                    task.g,
+                    task.h,
+                    task.memo,
+                ) && w.stopped.is_none()
                 {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
