@@ -54,8 +54,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub instances: Vec<PathBuf>,
     /// Algorithms, comma-separated: bfs, bibfs, dijkstra, astar, idastar, idastar-par (one
-    /// instance on every thread; such jobs run one at a time), greedy, wastar:W, wida:W,
-    /// approx.
+    /// instance on every thread; such jobs run one at a time), idastar-fsm and
+    /// idastar-par-fsm (with duplicate-path pruning), greedy, wastar:W, wida:W, approx.
     #[arg(
         long,
         value_delimiter = ',',
