@@ -64,6 +64,19 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
         }
     }
 
+    /// The duplicate automaton's state after the blank's move `k` from `blank` in `state`, or
+    /// `None` if the pruning rejects that move (always `Some` without an automaton).
+    #[inline(always)]
+    pub(super) fn child_state(&self, state: u32, blank: usize, k: usize) -> Option<u32> {
+        match self.automaton {
+            None => Some(MoveAutomaton::START),
+            Some(a) => {
+                let s = a.step(state, self.geometry.neighbour_move[blank & 63][k]);
+                (s != MoveAutomaton::DEAD).then_some(s)
+            }
+        }
+    }
+
     #[inline(always)]
     fn f(&self, g: u32, h: u32) -> u32 {
         if WEIGHTED {
@@ -104,15 +117,8 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             if next == parent {
                 continue;
             }
-            let child_state = match self.automaton {
-                None => MoveAutomaton::START,
-                Some(a) => {
-                    let s = a.step(state, self.geometry.neighbour_move[blank & 63][k]);
-                    if s == MoveAutomaton::DEAD {
-                        continue;
-                    }
-                    s
-                }
+            let Some(child_state) = self.child_state(state, blank, k) else {
+                continue;
             };
             self.generated += 1;
             if self.generated >= self.budget.next_check

@@ -127,15 +127,8 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
             if next == parent {
                 continue;
             }
-            let child_state = match ida.automaton {
-                None => MoveAutomaton::START,
-                Some(a) => {
-                    let s = a.step(state, ida.geometry.neighbour_move[blank & 63][k]);
-                    if s == MoveAutomaton::DEAD {
-                        continue;
-                    }
-                    s
-                }
+            let Some(child_state) = ida.child_state(state, blank, k) else {
+                continue;
             };
             ida.generated += 1;
             if ida.generated >= ida.budget.next_check
