@@ -8,8 +8,8 @@
 //! block clockwise ends in the same position as going round it the other way. The automaton
 //! knows every such pair up to a length, found once by breadth-first search over move strings
 //! on an unbounded grid, and IDA* walks it beside the search (one table read per move), which
-//! removes about 3% of the branching factor per level on 5 x 5 and so a large share of a deep
-//! search's nodes.
+//! removes about 4% of the branching factor per level on 5 x 5 (2.368 to 2.272, see
+//! `examples/branching_factor.rs`) and so a large share of a deep search's nodes.
 //!
 //! Why no optimal solution is lost: among the shortest solutions take the first in shortlex
 //! order. If it contained a rejected string, replacing that string by its kept partner would
