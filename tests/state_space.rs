@@ -4,7 +4,7 @@
 mod common;
 
 use common::{exact_distances, for_each_permutation, read_tsv};
-use npuzzle::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use npuzzle::geometry::{Geometry, MAX_EXACT_CELLS, Small, Tiles};
 use npuzzle::heuristic::{self, Heuristic, HeuristicKind};
 use npuzzle::{Board, Goal, with_heuristic};
 
@@ -126,8 +126,8 @@ fn heuristics_are_admissible_consistent_and_ordered_on_whole_spaces() {
                         let now = b.estimate(&geometry, &after);
                         assert!(now.abs_diff(before) <= 1, "inconsistent on {state:?}");
                         let updated = with_heuristic!(b, h => {
-                            let (h0, m0) = h.init(&tiles);
-                            h.update(&after, tile, next, blank, h0, m0).0
+                            let (h0, m0) = Heuristic::<Small>::init(h, &tiles);
+                            Heuristic::<Small>::update(h, &after, tile, next, blank, h0, m0).0
                         });
                         assert_eq!(updated, now, "incremental update on {state:?}");
                     }

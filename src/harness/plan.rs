@@ -19,7 +19,6 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::board::Goal;
-use crate::geometry::Geometry;
 use crate::heuristic::{self, HeuristicKind};
 use crate::search::Algorithm;
 
@@ -228,7 +227,7 @@ pub fn check_pairs(
             {
                 continue;
             }
-            heuristic::build(h, &Geometry::new(rows, cols, goal))
+            heuristic::check_available(h, rows, cols, goal)
                 .map_err(|e| PlanError::Heuristic(format!("{e} (in {})", s.name)))?;
             checked.push((rows, cols, goal, h.clone()));
         }

@@ -12,18 +12,22 @@
 //! So each move looks at most one line: one scan builds the line's code after the move, the
 //! code before differs in one digit, and a table gives both counts.
 
-use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use crate::geometry::{Capacity, Geometry, Small, TileInt};
 
 use super::{Heuristic, Manhattan};
 
 /// Manhattan distance plus 2 per tile that must leave its line to let the others pass.
+///
+/// `M` is the Manhattan part: the table of [`Manhattan`] up to 64 cells,
+/// [`GridManhattan`](super::GridManhattan) beyond.
 #[derive(Debug, Clone)]
-pub struct LinearConflict {
-    manhattan: Manhattan,
+pub struct LinearConflict<C: Capacity = Small, M = Manhattan> {
+    manhattan: M,
     rows: usize,
     cols: usize,
-    goal_row: [u8; MAX_EXACT_CELLS],
-    goal_col: [u8; MAX_EXACT_CELLS],
+    /// The goal row and column of each tile (0 for the blank, which no line counts).
+    goal_row: C::Table<C::Tile>,
+    goal_col: C::Table<C::Tile>,
     /// Removal counts of a row, indexed by its code (see [`LineTable`]).
     row_table: LineTable,
     /// Removal counts of a column.
@@ -42,35 +46,45 @@ struct LineTable {
     removals: Option<Box<[u8]>>,
 }
 
-/// The length of a longest strictly increasing subsequence of `seq`.
+/// The length of a longest strictly increasing subsequence of `seq`, computed in place
+/// (patience sorting: the tails of the piles overwrite entries already read).
 #[inline]
-fn lis(seq: &[u8]) -> u32 {
-    let mut tails = [0u8; MAX_EXACT_CELLS];
+fn lis(seq: &mut [u16]) -> u32 {
     let mut len = 0usize;
-    for &v in seq {
-        let mut i = 0;
-        while i < len && tails[i] < v {
-            i += 1;
-        }
-        tails[i] = v;
-        if i == len {
+    for i in 0..seq.len() {
+        let v = seq[i];
+        let at = seq[..len].partition_point(|&x| x < v);
+        seq[at] = v;
+        if at == len {
             len += 1;
         }
     }
     len as u32
 }
 
-/// Tiles to remove from a line whose cells carry `digits` (goal positions or [`NONE`]).
-fn removals_of_digits(digits: impl Iterator<Item = u32>) -> u32 {
-    let mut seq = [0u8; MAX_EXACT_CELLS];
+/// Lines up to this long are counted in a buffer on the stack; longer ones (boards such as
+/// 3 x 300) in one on the heap.
+const STACK_LINE: usize = 256;
+
+/// Tiles to remove from a line of `len` cells whose cells carry `digits` (goal positions or
+/// [`NONE`]).
+fn removals_of_digits(len: usize, digits: impl Iterator<Item = u32>) -> u32 {
+    let mut stack = [0u16; STACK_LINE];
+    let mut heap = Vec::new();
+    let seq: &mut [u16] = if len <= STACK_LINE {
+        &mut stack
+    } else {
+        heap.resize(len, 0);
+        &mut heap
+    };
     let mut k = 0;
     for d in digits {
         if d != NONE {
-            seq[k] = d as u8;
+            seq[k] = d as u16;
             k += 1;
         }
     }
-    k as u32 - lis(&seq[..k])
+    k as u32 - lis(&mut seq[..k])
 }
 
 impl LineTable {
@@ -81,7 +95,7 @@ impl LineTable {
         let size = 1usize << (3 * len);
         let table = (0..size)
             .map(|code| {
-                removals_of_digits((0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
+                removals_of_digits(len, (0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
                     7 => NONE,
                     d => d,
                 })) as u8
@@ -94,17 +108,24 @@ impl LineTable {
 }
 
 impl LinearConflict {
-    /// Tables for `g`.
+    /// Tables for `g` (at most 64 cells).
     pub fn new(g: &Geometry) -> LinearConflict {
-        let mut goal_row = [u8::MAX; MAX_EXACT_CELLS];
-        let mut goal_col = [u8::MAX; MAX_EXACT_CELLS];
+        LinearConflict::with_manhattan(g, Manhattan::new(g))
+    }
+}
+
+impl<C: Capacity, M: Heuristic<C, Memo = ()>> LinearConflict<C, M> {
+    /// Tables for `g`, with `manhattan` the Manhattan part built for `g`.
+    pub fn with_manhattan(g: &Geometry<C>, manhattan: M) -> LinearConflict<C, M> {
+        let mut goal_row = C::table(g.cells, C::Tile::default());
+        let mut goal_col = C::table(g.cells, C::Tile::default());
         for t in 1..g.cells {
-            let gc = g.goal_cell[t] as usize;
-            goal_row[t] = g.row(gc) as u8;
-            goal_col[t] = g.col(gc) as u8;
+            let gc = g.goal_cell[t].into();
+            goal_row[t] = C::Tile::from_index(g.row(gc));
+            goal_col[t] = C::Tile::from_index(g.col(gc));
         }
         LinearConflict {
-            manhattan: Manhattan::new(g),
+            manhattan,
             rows: g.rows,
             cols: g.cols,
             goal_row,
@@ -116,10 +137,10 @@ impl LinearConflict {
 
     /// The digit of tile `t` in row `r`: its goal column if it belongs to the row.
     #[inline(always)]
-    fn row_digit(&self, t: u8, r: usize) -> u32 {
-        let t = t as usize & 63;
-        if t != 0 && self.goal_row[t] as usize == r {
-            u32::from(self.goal_col[t])
+    fn row_digit(&self, t: C::Tile, r: usize) -> u32 {
+        let t = C::cell(t.into());
+        if t != 0 && self.goal_row[t].into() == r {
+            self.goal_col[t].into() as u32
         } else {
             NONE
         }
@@ -127,10 +148,10 @@ impl LinearConflict {
 
     /// The digit of tile `t` in column `c`: its goal row if it belongs to the column.
     #[inline(always)]
-    fn col_digit(&self, t: u8, c: usize) -> u32 {
-        let t = t as usize & 63;
-        if t != 0 && self.goal_col[t] as usize == c {
-            u32::from(self.goal_row[t])
+    fn col_digit(&self, t: C::Tile, c: usize) -> u32 {
+        let t = C::cell(t.into());
+        if t != 0 && self.goal_col[t].into() == c {
+            self.goal_row[t].into() as u32
         } else {
             NONE
         }
@@ -139,9 +160,9 @@ impl LinearConflict {
     /// Removals of row `r` after and before a change of the digit at position `at` to
     /// `before_digit`: one scan of the line serves both.
     #[inline(always)]
-    fn row_change(&self, tiles: &Tiles, r: usize, at: usize, before_digit: u32) -> (u32, u32) {
+    fn row_change(&self, tiles: &C::Tiles, r: usize, at: usize, before_digit: u32) -> (u32, u32) {
         let first = r * self.cols;
-        let line = &tiles[first..first + self.cols];
+        let line = &tiles.as_ref()[first..first + self.cols];
         match &self.row_table.removals {
             Some(table) => {
                 let mut code = 0usize;
@@ -152,8 +173,9 @@ impl LinearConflict {
                 (u32::from(table[code]), u32::from(table[before]))
             }
             None => {
-                let after = removals_of_digits(line.iter().map(|&t| self.row_digit(t, r)));
-                let before = removals_of_digits(line.iter().enumerate().map(|(i, &t)| {
+                let after =
+                    removals_of_digits(self.cols, line.iter().map(|&t| self.row_digit(t, r)));
+                let before = removals_of_digits(self.cols, line.iter().enumerate().map(|(i, &t)| {
                     if i == at {
                         before_digit
                     } else {
@@ -167,8 +189,8 @@ impl LinearConflict {
 
     /// As [`Self::row_change`], for column `c`.
     #[inline(always)]
-    fn col_change(&self, tiles: &Tiles, c: usize, at: usize, before_digit: u32) -> (u32, u32) {
-        let digit = |i: usize| self.col_digit(tiles[(i * self.cols + c) & 63], c);
+    fn col_change(&self, tiles: &C::Tiles, c: usize, at: usize, before_digit: u32) -> (u32, u32) {
+        let digit = |i: usize| self.col_digit(tiles[C::cell(i * self.cols + c)], c);
         match &self.col_table.removals {
             Some(table) => {
                 let mut code = 0usize;
@@ -179,8 +201,9 @@ impl LinearConflict {
                 (u32::from(table[code]), u32::from(table[before]))
             }
             None => {
-                let after = removals_of_digits((0..self.rows).map(digit));
+                let after = removals_of_digits(self.rows, (0..self.rows).map(digit));
                 let before = removals_of_digits(
+                    self.rows,
                     (0..self.rows).map(|i| if i == at { before_digit } else { digit(i) }),
                 );
                 (after, before)
@@ -189,10 +212,11 @@ impl LinearConflict {
     }
 
     /// The conflict part alone (the estimate minus Manhattan), from scratch.
-    pub fn conflicts(&self, tiles: &Tiles) -> u32 {
+    pub fn conflicts(&self, tiles: &C::Tiles) -> u32 {
         let rows: u32 = (0..self.rows)
             .map(|r| {
                 removals_of_digits(
+                    self.cols,
                     (0..self.cols).map(|i| self.row_digit(tiles[r * self.cols + i], r)),
                 )
             })
@@ -200,6 +224,7 @@ impl LinearConflict {
         let cols: u32 = (0..self.cols)
             .map(|c| {
                 removals_of_digits(
+                    self.rows,
                     (0..self.rows).map(|i| self.col_digit(tiles[i * self.cols + c], c)),
                 )
             })
@@ -208,25 +233,33 @@ impl LinearConflict {
     }
 }
 
-impl Heuristic for LinearConflict {
+impl<C: Capacity, M: Heuristic<C, Memo = ()>> Heuristic<C> for LinearConflict<C, M> {
     type Memo = ();
 
-    fn init(&self, tiles: &Tiles) -> (u32, ()) {
+    fn init(&self, tiles: &C::Tiles) -> (u32, ()) {
         (self.manhattan.init(tiles).0 + self.conflicts(tiles), ())
     }
 
     #[inline(always)]
-    fn update(&self, tiles: &Tiles, tile: u8, from: usize, to: usize, h: u32, _: ()) -> (u32, ()) {
+    fn update(
+        &self,
+        tiles: &C::Tiles,
+        tile: C::Tile,
+        from: usize,
+        to: usize,
+        h: u32,
+        _: (),
+    ) -> (u32, ()) {
         let h = self.manhattan.update(tiles, tile, from, to, h, ()).0;
         let (fr, fc) = (from / self.cols, from % self.cols);
         let (tr, tc) = (to / self.cols, to % self.cols);
-        let t = tile as usize & 63;
+        let t = C::cell(tile.into());
         let (after, before) = if fr == tr {
             // Horizontal: the tile leaves column fc (its cell there is now the blank's) and
             // enters column tc, at row fr in both.
-            let home = self.goal_col[t] as usize;
+            let home = self.goal_col[t].into();
             if home == fc {
-                self.col_change(tiles, fc, fr, u32::from(self.goal_row[t]))
+                self.col_change(tiles, fc, fr, self.goal_row[t].into() as u32)
             } else if home == tc {
                 self.col_change(tiles, tc, fr, NONE)
             } else {
@@ -234,9 +267,9 @@ impl Heuristic for LinearConflict {
             }
         } else {
             // Vertical: the tile leaves row fr and enters row tr, at column fc in both.
-            let home = self.goal_row[t] as usize;
+            let home = self.goal_row[t].into();
             if home == fr {
-                self.row_change(tiles, fr, fc, u32::from(self.goal_col[t]))
+                self.row_change(tiles, fr, fc, self.goal_col[t].into() as u32)
             } else if home == tr {
                 self.row_change(tiles, tr, fc, NONE)
             } else {
@@ -253,10 +286,11 @@ mod tests {
 
     #[test]
     fn lis_of_small_sequences() {
-        assert_eq!(lis(&[]), 0);
-        assert_eq!(lis(&[3, 2, 1]), 1);
-        assert_eq!(lis(&[0, 1, 2, 3]), 4);
-        assert_eq!(lis(&[2, 0, 3, 1]), 2);
-        assert_eq!(lis(&[1, 3, 0, 2, 4]), 3);
+        assert_eq!(lis(&mut []), 0);
+        assert_eq!(lis(&mut [3, 2, 1]), 1);
+        assert_eq!(lis(&mut [0, 1, 2, 3]), 4);
+        assert_eq!(lis(&mut [2, 0, 3, 1]), 2);
+        assert_eq!(lis(&mut [1, 3, 0, 2, 4]), 3);
+        assert_eq!(lis(&mut [5, 1, 6, 2, 7, 3, 8, 4]), 4);
     }
 }

@@ -1,6 +1,8 @@
-//! Manhattan distance with a per-(tile, cell) table, so a move costs two loads.
+//! Manhattan distance: with a per-(tile, cell) table on boards of at most 64 cells, so a
+//! move costs two loads ([`Manhattan`]); from the cells' coordinates on larger boards, where
+//! such a table would grow with the square of the cells ([`GridManhattan`]).
 
-use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use crate::geometry::{Capacity, Geometry, MAX_EXACT_CELLS, Tiles};
 
 use super::Heuristic;
 
@@ -52,5 +54,72 @@ impl Heuristic for Manhattan {
             h + self.tile_distance(tile, to) - self.tile_distance(tile, from),
             (),
         )
+    }
+}
+
+/// Manhattan distance on boards of any size: each tile's goal row and column and each cell's
+/// row and column in tables, so a move costs a few loads and no division.
+#[derive(Debug, Clone)]
+pub struct GridManhattan<C: Capacity> {
+    cells: usize,
+    goal_row: C::Table<u16>,
+    goal_col: C::Table<u16>,
+    row: C::Table<u16>,
+    col: C::Table<u16>,
+}
+
+impl<C: Capacity> GridManhattan<C> {
+    /// Tables for `g`.
+    pub fn new(g: &Geometry<C>) -> GridManhattan<C> {
+        let mut m = GridManhattan::<C> {
+            cells: g.cells,
+            goal_row: C::table(g.cells, 0u16),
+            goal_col: C::table(g.cells, 0u16),
+            row: C::table(g.cells, 0u16),
+            col: C::table(g.cells, 0u16),
+        };
+        for c in 0..g.cells {
+            m.row[c] = g.row(c) as u16;
+            m.col[c] = g.col(c) as u16;
+        }
+        for t in 1..g.cells {
+            let gc = g.goal_cell[t].into();
+            m.goal_row[t] = g.row(gc) as u16;
+            m.goal_col[t] = g.col(gc) as u16;
+        }
+        m
+    }
+
+    /// The distance of tile `t` (not the blank) on cell `c` from its goal.
+    #[inline]
+    fn tile_distance(&self, t: usize, c: usize) -> u32 {
+        u32::from(self.row[c].abs_diff(self.goal_row[t]) + self.col[c].abs_diff(self.goal_col[t]))
+    }
+}
+
+impl<C: Capacity> Heuristic<C> for GridManhattan<C> {
+    type Memo = ();
+    const READS_TILES: bool = false;
+
+    fn init(&self, tiles: &C::Tiles) -> (u32, ()) {
+        let h = (0..self.cells)
+            .filter(|&c| tiles[c].into() != 0)
+            .map(|c| self.tile_distance(tiles[c].into(), c))
+            .sum();
+        (h, ())
+    }
+
+    #[inline(always)]
+    fn update(
+        &self,
+        _: &C::Tiles,
+        tile: C::Tile,
+        from: usize,
+        to: usize,
+        h: u32,
+        _: (),
+    ) -> (u32, ()) {
+        let t = tile.into();
+        (h + self.tile_distance(t, to) - self.tile_distance(t, from), ())
     }
 }

@@ -17,9 +17,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::geometry::{Geometry, Tiles};
+use crate::geometry::{Capacity, Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Small, Tiles};
 pub use linear_conflict::LinearConflict;
-pub use manhattan::Manhattan;
+pub use manhattan::{GridManhattan, Manhattan};
 pub use misplaced::Misplaced;
 pub use pdb::{Layout as PdbLayout, Pdb, PdbSpec};
 pub use walking_distance::WalkingDistance;
@@ -172,24 +172,25 @@ pub enum HeuristicError {
     },
 }
 
-/// A heuristic as the inner loops see it: an initial estimate and an update per move.
+/// A heuristic as the inner loops see it: an initial estimate and an update per move, for
+/// positions of the capacity `C` ([`Small`] by default, see [`crate::geometry`]).
 ///
 /// `Memo` is whatever the heuristic carries from a node to its children beside `h` (nothing
 /// for the simple heuristics; per-pattern values for pattern databases).
-pub trait Heuristic {
+pub trait Heuristic<C: Capacity = Small> {
     /// Per-node state carried beside `h`.
     type Memo: Copy;
     /// Whether [`Heuristic::update`] reads the position. Searches that store packed states
     /// skip unpacking them for heuristics that do not.
     const READS_TILES: bool = true;
     /// The estimate of a whole position and its memo.
-    fn init(&self, tiles: &Tiles) -> (u32, Self::Memo);
+    fn init(&self, tiles: &C::Tiles) -> (u32, Self::Memo);
     /// The estimate after `tile` moved from cell `from` to cell `to`; `tiles` is the position
     /// *after* the move, `h` and `memo` are the values before it.
     fn update(
         &self,
-        tiles: &Tiles,
-        tile: u8,
+        tiles: &C::Tiles,
+        tile: C::Tile,
         from: usize,
         to: usize,
         h: u32,
@@ -204,8 +205,8 @@ pub trait Heuristic {
     #[allow(clippy::too_many_arguments)]
     fn update_within(
         &self,
-        tiles: &Tiles,
-        tile: u8,
+        tiles: &C::Tiles,
+        tile: C::Tile,
         from: usize,
         to: usize,
         h: u32,
@@ -221,15 +222,15 @@ pub trait Heuristic {
 #[derive(Debug, Clone, Copy)]
 pub struct Zero;
 
-impl Heuristic for Zero {
+impl<C: Capacity> Heuristic<C> for Zero {
     type Memo = ();
     const READS_TILES: bool = false;
     #[inline]
-    fn init(&self, _: &Tiles) -> (u32, ()) {
+    fn init(&self, _: &C::Tiles) -> (u32, ()) {
         (0, ())
     }
     #[inline]
-    fn update(&self, _: &Tiles, _: u8, _: usize, _: usize, _: u32, _: ()) -> (u32, ()) {
+    fn update(&self, _: &C::Tiles, _: C::Tile, _: usize, _: usize, _: u32, _: ()) -> (u32, ()) {
         (0, ())
     }
 }
@@ -302,6 +303,104 @@ macro_rules! with_heuristic {
             }
         }
     };
+}
+
+/// A heuristic built for a board of more than 64 cells (capacity `C`, see
+/// [`crate::geometry`]): misplaced, Manhattan and linear conflict; walking distance (16 cells
+/// at most) and pattern databases (64) are refused by [`build_large`].
+#[derive(Debug, Clone)]
+pub enum LargeBuilt<C: Capacity> {
+    /// Always 0.
+    Zero,
+    /// Misplaced tiles.
+    Misplaced(Misplaced<C>),
+    /// Manhattan distance.
+    Manhattan(GridManhattan<C>),
+    /// Linear conflict.
+    LinearConflict(LinearConflict<C, GridManhattan<C>>),
+}
+
+impl<C: Capacity> LargeBuilt<C> {
+    /// The estimate of a compact position.
+    pub fn estimate(&self, tiles: &C::Tiles) -> u32 {
+        crate::with_large_heuristic!(self, h => Heuristic::<C>::init(h, tiles).0)
+    }
+}
+
+/// [`with_heuristic!`] for a [`LargeBuilt`].
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_large_heuristic {
+    ($built:expr, $h:ident => $body:expr) => {
+        match $built {
+            $crate::heuristic::LargeBuilt::Zero => {
+                let $h = &$crate::heuristic::Zero;
+                $body
+            }
+            $crate::heuristic::LargeBuilt::Misplaced(x) => {
+                let $h = x;
+                $body
+            }
+            $crate::heuristic::LargeBuilt::Manhattan(x) => {
+                let $h = x;
+                $body
+            }
+            $crate::heuristic::LargeBuilt::LinearConflict(x) => {
+                let $h = x;
+                $body
+            }
+        }
+    };
+}
+
+/// Builds the tables of `kind` for a board of more than 64 cells.
+pub fn build_large<C: Capacity>(
+    kind: &HeuristicKind,
+    geometry: &Geometry<C>,
+) -> Result<LargeBuilt<C>, HeuristicError> {
+    let too_large = |why: &str| HeuristicError::NotForSize {
+        name: kind.name(),
+        rows: geometry.rows,
+        cols: geometry.cols,
+        why: why.to_string(),
+    };
+    Ok(match kind {
+        HeuristicKind::None => LargeBuilt::Zero,
+        HeuristicKind::Misplaced => LargeBuilt::Misplaced(Misplaced::new(geometry)),
+        HeuristicKind::Manhattan => LargeBuilt::Manhattan(GridManhattan::new(geometry)),
+        HeuristicKind::LinearConflict => LargeBuilt::LinearConflict(
+            LinearConflict::with_manhattan(geometry, GridManhattan::new(geometry)),
+        ),
+        HeuristicKind::WalkingDistance => {
+            return Err(too_large("walking distance takes boards of at most 16 cells"));
+        }
+        HeuristicKind::Pdb(_) => {
+            return Err(too_large(
+                "pattern databases take boards of at most 64 cells; use linear-conflict",
+            ));
+        }
+    })
+}
+
+/// Checks that `kind` exists for a `rows` x `cols` board of either capacity, by building it
+/// (a pattern database is loaded or built as [`build`] would). Boards too large for the
+/// exact searches pass: the search refuses them.
+pub fn check_available(
+    kind: &HeuristicKind,
+    rows: usize,
+    cols: usize,
+    goal: crate::board::Goal,
+) -> Result<(), HeuristicError> {
+    let cells = rows * cols;
+    if cells <= MAX_EXACT_CELLS {
+        build(kind, &Geometry::new(rows, cols, goal)).map(drop)
+    } else if cells <= MAX_LARGE_CELLS {
+        crate::with_large_capacity!(cells, C => {
+            build_large(kind, &Geometry::<C>::build(rows, cols, goal)).map(drop)
+        })
+    } else {
+        Ok(())
+    }
 }
 
 /// Builds the tables of `kind` for `geometry`.

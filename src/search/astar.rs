@@ -20,9 +20,9 @@ use hashbrown::hash_table::Entry;
 
 use crate::board::Move;
 
-use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
-use crate::heuristic::{Built, Heuristic};
-use crate::{with_heuristic, with_packed};
+use crate::geometry::{Capacity, Geometry, Tiles};
+use crate::heuristic::{Built, Heuristic, LargeBuilt};
+use crate::{with_heuristic, with_large_heuristic, with_packed};
 
 use super::packed::Packed;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
@@ -223,33 +223,52 @@ pub(crate) fn run(
     with_packed!(geometry.cells, P => with_heuristic!(built, h => {
         let big = rebuilds_memo(h);
         match (priority == Priority::Astar, big) {
-            (true, false) => run_with::<P, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
-            (true, true) => run_with::<P, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
-            (false, false) => run_with::<P, _, HeapQueue, Stored<_>>(geometry, start, h, limits, priority),
-            (false, true) => run_with::<P, _, HeapQueue, Rebuilt>(geometry, start, h, limits, priority),
+            (true, false) => run_with::<_, P, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
+            (true, true) => run_with::<_, P, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
+            (false, false) => run_with::<_, P, _, HeapQueue, Stored<_>>(geometry, start, h, limits, priority),
+            (false, true) => run_with::<_, P, _, HeapQueue, Rebuilt>(geometry, start, h, limits, priority),
         }
     }))
+}
+
+/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored as
+/// they are.
+pub(crate) fn run_large<C: Capacity>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &LargeBuilt<C>,
+    limits: &Limits,
+    priority: Priority,
+) -> RawOutcome
+where
+    C::Tiles: Packed<C>,
+{
+    with_large_heuristic!(built, h => if priority == Priority::Astar {
+        run_with::<C, C::Tiles, _, BucketQueue, Stored<()>>(geometry, start, h, limits, priority)
+    } else {
+        run_with::<C, C::Tiles, _, HeapQueue, Stored<()>>(geometry, start, h, limits, priority)
+    })
 }
 
 /// How a node keeps the heuristic's memo: small memos are stored in the node; large ones
 /// (pattern databases carry every tile's cell) would multiply the node size, so only `()` is
 /// stored and the memo is rebuilt from the position when the node is expanded.
-trait MemoStore<H: Heuristic>: Copy {
+trait MemoStore<C: Capacity, H: Heuristic<C>>: Copy {
     fn keep(memo: H::Memo) -> Self;
-    fn memo(self, heuristic: &H, tiles: &Tiles) -> H::Memo;
+    fn memo(self, heuristic: &H, tiles: &C::Tiles) -> H::Memo;
 }
 
 /// Stores the memo in the node.
 #[derive(Clone, Copy)]
 struct Stored<M>(M);
 
-impl<H: Heuristic> MemoStore<H> for Stored<H::Memo> {
+impl<C: Capacity, H: Heuristic<C>> MemoStore<C, H> for Stored<H::Memo> {
     #[inline(always)]
     fn keep(memo: H::Memo) -> Self {
         Stored(memo)
     }
     #[inline(always)]
-    fn memo(self, _: &H, _: &Tiles) -> H::Memo {
+    fn memo(self, _: &H, _: &C::Tiles) -> H::Memo {
         self.0
     }
 }
@@ -258,13 +277,13 @@ impl<H: Heuristic> MemoStore<H> for Stored<H::Memo> {
 #[derive(Clone, Copy)]
 struct Rebuilt;
 
-impl<H: Heuristic> MemoStore<H> for Rebuilt {
+impl<C: Capacity, H: Heuristic<C>> MemoStore<C, H> for Rebuilt {
     #[inline(always)]
     fn keep(_: H::Memo) -> Self {
         Rebuilt
     }
     #[inline(always)]
-    fn memo(self, heuristic: &H, tiles: &Tiles) -> H::Memo {
+    fn memo(self, heuristic: &H, tiles: &C::Tiles) -> H::Memo {
         heuristic.init(tiles).1
     }
 }
@@ -281,9 +300,9 @@ fn rebuilds_memo<H: Heuristic>(_: &H) -> bool {
     size_of::<H::Memo>() > MAX_STORED_MEMO && H::READS_TILES
 }
 
-fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
-    geometry: &Geometry,
-    start: &Tiles,
+fn run_with<C: Capacity, P: Packed<C>, H: Heuristic<C>, Q: OpenList, S: MemoStore<C, H>>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
     heuristic: &H,
     limits: &Limits,
     priority: Priority,
@@ -333,7 +352,7 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
         let mut tiles = if H::READS_TILES {
             node.state.unpack(cells)
         } else {
-            [0; MAX_EXACT_CELLS]
+            C::zero_tiles()
         };
         stats.expanded += 1;
         let memo = node.memo.memo(heuristic, &tiles);
@@ -344,12 +363,12 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
             break;
         }
         let back = (node.parent != u32::MAX).then(|| inverse_index(node.arrival()));
-        for k in 0..geometry.neighbour_count[blank] as usize {
+        for k in 0..usize::from(geometry.neighbour_count[blank]) {
             let mv = geometry.neighbour_move[blank][k];
             if Some(korf_index(mv)) == back {
                 continue;
             }
-            let next = geometry.neighbours[blank][k] as usize;
+            let next = geometry.neighbours[blank][k].into();
             stats.generated += 1;
             if stats.generated >= budget.next_check
                 && let Some(s) = budget.check(stats.generated)
@@ -360,7 +379,7 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
             let tile = node.state.tile(next);
             if H::READS_TILES {
                 tiles[blank] = tile;
-                tiles[next] = 0;
+                tiles[next] = C::Tile::default();
             }
             let state = node.state.moved(next, blank, tile);
             let hash = state.hash64();
@@ -408,7 +427,7 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
             }
             if H::READS_TILES {
                 tiles[next] = tile;
-                tiles[blank] = 0;
+                tiles[blank] = C::Tile::default();
             }
         }
     }

@@ -8,31 +8,48 @@ use std::mem::size_of;
 
 use hashbrown::HashTable;
 
-use crate::geometry::{Geometry, Tiles};
+use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 use crate::with_packed;
 
 use super::packed::Packed;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 #[derive(Clone, Copy)]
-struct Node<P> {
+struct Node<P, T> {
     state: P,
     parent: u32,
-    /// The cell the blank left to reach this node (`u8::MAX` at the root): the move back
-    /// there is not generated.
-    came_from: u8,
+    /// The cell the blank left to reach this node (at the root its own blank cell, which no
+    /// move reaches): the move back there is not generated.
+    came_from: T,
 }
 
 /// Runs BFS from `start`.
 pub(crate) fn run(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
-    with_packed!(geometry.cells, P => run_with::<P>(geometry, start, limits))
+    with_packed!(geometry.cells, P => run_with::<_, P>(geometry, start, limits))
 }
 
-fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
+/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored as
+/// they are.
+pub(crate) fn run_large<C: Capacity>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    limits: &Limits,
+) -> RawOutcome
+where
+    C::Tiles: Packed<C>,
+{
+    run_with::<C, C::Tiles>(geometry, start, limits)
+}
+
+fn run_with<C: Capacity, P: Packed<C>>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    limits: &Limits,
+) -> RawOutcome {
     let cells = geometry.cells;
     let goal = P::pack(&geometry.goal_tiles(), cells);
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P>> = Vec::with_capacity(budget.initial_capacity());
+    let mut nodes: Vec<Node<P, C::Tile>> = Vec::with_capacity(budget.initial_capacity());
     let mut table: HashTable<u32> = HashTable::with_capacity(budget.initial_capacity());
     let mut stats = SearchStats {
         generated: 1,
@@ -42,12 +59,12 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     nodes.push(Node {
         state: root,
         parent: u32::MAX,
-        came_from: u8::MAX,
+        came_from: C::Tile::from_index(root.blank(cells)),
     });
     table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
 
-    let node_bytes = size_of::<Node<P>>() as u64;
-    let memory = |nodes: &Vec<Node<P>>, table: &HashTable<u32>| {
+    let node_bytes = size_of::<Node<P, C::Tile>>() as u64;
+    let memory = |nodes: &Vec<Node<P, C::Tile>>, table: &HashTable<u32>| {
         nodes.capacity() as u64 * node_bytes + table.capacity() as u64 * 8 / 7 * 5
     };
 
@@ -60,9 +77,9 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
         head += 1;
         let blank = node.state.blank(cells);
         stats.expanded += 1;
-        for k in 0..geometry.neighbour_count[blank] as usize {
-            let next = geometry.neighbours[blank][k] as usize;
-            if next == usize::from(node.came_from) {
+        for k in 0..usize::from(geometry.neighbour_count[blank]) {
+            let next = geometry.neighbours[blank][k].into();
+            if next == node.came_from.into() {
                 continue;
             }
             stats.generated += 1;
@@ -90,7 +107,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
             nodes.push(Node {
                 state,
                 parent,
-                came_from: blank as u8,
+                came_from: C::Tile::from_index(blank),
             });
             table.insert_unique(hash, i, |&j| nodes[j as usize].state.hash64());
             if state == goal {

@@ -9,30 +9,34 @@
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 
-use crate::geometry::{Geometry, Tiles};
+use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 use crate::with_packed;
 
 use super::packed::Packed;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 #[derive(Clone, Copy)]
-struct Node<P> {
+struct Node<P, T> {
     state: P,
     parent: u32,
-    /// The cell the blank left to reach this node (`u8::MAX` at a root).
-    came_from: u8,
+    /// The cell the blank left to reach this node (at a root its own blank cell, which no
+    /// move reaches).
+    came_from: T,
 }
 
 /// One direction's search: its nodes (in BFS order), their index, and where its current
 /// layer starts.
-struct Side<P> {
-    nodes: Vec<Node<P>>,
+struct Side<P, T> {
+    nodes: Vec<Node<P, T>>,
     table: HashTable<u32>,
     layer_start: usize,
 }
 
-impl<P: Packed> Side<P> {
-    fn new(root: P, capacity: usize) -> Side<P> {
+impl<P: Copy + Eq, T: TileInt> Side<P, T> {
+    fn new<C: Capacity<Tile = T>>(root: P, cells: usize, capacity: usize) -> Side<P, T>
+    where
+        P: Packed<C>,
+    {
         let mut side = Side {
             nodes: Vec::with_capacity(capacity),
             table: HashTable::with_capacity(capacity),
@@ -41,14 +45,16 @@ impl<P: Packed> Side<P> {
         side.nodes.push(Node {
             state: root,
             parent: u32::MAX,
-            came_from: u8::MAX,
+            came_from: C::Tile::from_index(root.blank(cells)),
         });
         let nodes = &side.nodes;
         side.table
             .insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
         side
     }
+}
 
+impl<P: Copy + Eq, T> Side<P, T> {
     fn find(&self, state: P, hash: u64) -> Option<u32> {
         self.table
             .find(hash, |&i| self.nodes[i as usize].state == state)
@@ -56,23 +62,43 @@ impl<P: Packed> Side<P> {
     }
 
     fn bytes(&self) -> u64 {
-        (self.nodes.capacity() * std::mem::size_of::<Node<P>>()) as u64
+        (self.nodes.capacity() * std::mem::size_of::<Node<P, T>>()) as u64
             + self.table.capacity() as u64 * 8 / 7 * 5
     }
 }
 
 /// Runs bidirectional BFS from `start`.
 pub(crate) fn run(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
-    with_packed!(geometry.cells, P => run_with::<P>(geometry, start, limits))
+    with_packed!(geometry.cells, P => run_with::<_, P>(geometry, start, limits))
 }
 
-fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
+/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored as
+/// they are.
+pub(crate) fn run_large<C: Capacity>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    limits: &Limits,
+) -> RawOutcome
+where
+    C::Tiles: Packed<C>,
+{
+    run_with::<C, C::Tiles>(geometry, start, limits)
+}
+
+fn run_with<C: Capacity, P: Packed<C>>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    limits: &Limits,
+) -> RawOutcome {
     let cells = geometry.cells;
     let mut budget = Budget::new(limits);
     let root = P::pack(start, cells);
     let goal = P::pack(&geometry.goal_tiles(), cells);
     let capacity = budget.initial_capacity() / 2;
-    let mut sides = [Side::new(root, capacity), Side::new(goal, capacity)];
+    let mut sides = [
+        Side::new::<C>(root, cells, capacity),
+        Side::new::<C>(goal, cells, capacity),
+    ];
     let mut stats = SearchStats {
         generated: 2,
         ..SearchStats::default()
@@ -82,7 +108,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
     let mut status = meeting.map(|_| Status::Solved);
     'search: while meeting.is_none() {
         // Expand the side whose frontier is smaller; `a` expands, `b` is looked up.
-        let frontier = |s: &Side<P>| s.nodes.len() - s.layer_start;
+        let frontier = |s: &Side<P, C::Tile>| s.nodes.len() - s.layer_start;
         let a = usize::from(frontier(&sides[1]) < frontier(&sides[0]));
         let (layer_start, layer_end) = (sides[a].layer_start, sides[a].nodes.len());
         if layer_start == layer_end {
@@ -93,9 +119,9 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
             let node = sides[a].nodes[idx];
             let blank = node.state.blank(cells);
             stats.expanded += 1;
-            for k in 0..geometry.neighbour_count[blank] as usize {
-                let next = geometry.neighbours[blank][k] as usize;
-                if next == usize::from(node.came_from) {
+            for k in 0..usize::from(geometry.neighbour_count[blank]) {
+                let next = geometry.neighbours[blank][k].into();
+                if next == node.came_from.into() {
                     continue;
                 }
                 stats.generated += 1;
@@ -133,7 +159,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
                 side.nodes.push(Node {
                     state,
                     parent: idx as u32,
-                    came_from: blank as u8,
+                    came_from: C::Tile::from_index(blank),
                 });
                 if let Some(j) = sides[1 - a].find(state, hash) {
                     let len = depth(&sides[a], fresh) + depth(&sides[1 - a], j);
@@ -167,13 +193,13 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
 }
 
 /// Node `j`'s state and parent, for [`trace_back`].
-fn link<P: Packed>(side: &Side<P>, j: u32) -> (P, u32) {
+fn link<P: Copy, T>(side: &Side<P, T>, j: u32) -> (P, u32) {
     let n = &side.nodes[j as usize];
     (n.state, n.parent)
 }
 
 /// The depth of node `i` of a side (its distance from that side's root).
-fn depth<P>(side: &Side<P>, mut i: u32) -> usize {
+fn depth<P, T>(side: &Side<P, T>, mut i: u32) -> usize {
     let mut d = 0;
     while side.nodes[i as usize].parent != u32::MAX {
         i = side.nodes[i as usize].parent;

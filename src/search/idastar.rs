@@ -7,18 +7,18 @@
 
 use std::time::Duration;
 
-use crate::geometry::{Geometry, Tiles};
-use crate::heuristic::{Built, Heuristic};
-use crate::with_heuristic;
+use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
+use crate::heuristic::{Built, Heuristic, LargeBuilt};
+use crate::{with_heuristic, with_large_heuristic};
 
 use super::duplicates::MoveAutomaton;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
 
-/// The mutable state of one IDA* run.
-pub(super) struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
-    pub(super) geometry: &'a Geometry,
+/// The mutable state of one IDA* run on a board of capacity `C`.
+pub(super) struct Ida<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
+    pub(super) geometry: &'a Geometry<C>,
     pub(super) heuristic: &'a H,
-    pub(super) tiles: Tiles,
+    pub(super) tiles: C::Tiles,
     /// The f-bound of this iteration; f = g + h, or 100 g + W h (W in hundredths) when
     /// `WEIGHTED`.
     pub(super) bound: u32,
@@ -26,7 +26,7 @@ pub(super) struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
     pub(super) weight: u32,
     /// The blank's cells from the goal back to the root, filled while the recursion unwinds
     /// from a found goal (so nothing is written per node on the way down).
-    pub(super) path: Vec<u8>,
+    pub(super) path: Vec<C::Tile>,
     pub(super) generated: u64,
     pub(super) expanded: u64,
     pub(super) max_depth: u64,
@@ -37,12 +37,12 @@ pub(super) struct Ida<'a, H: Heuristic, const WEIGHTED: bool> {
     pub(super) automaton: Option<&'a MoveAutomaton>,
 }
 
-impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
+impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Ida<'a, C, H, WEIGHTED> {
     /// A search from `tiles` (bound 0, no counts yet).
     pub(super) fn new(
-        geometry: &'a Geometry,
+        geometry: &'a Geometry<C>,
         heuristic: &'a H,
-        tiles: &Tiles,
+        tiles: &C::Tiles,
         budget: Budget,
         weight: u32,
         automaton: Option<&'a MoveAutomaton>,
@@ -71,7 +71,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
         match self.automaton {
             None => Some(MoveAutomaton::START),
             Some(a) => {
-                let s = a.step(state, self.geometry.neighbour_move[blank & 63][k]);
+                let s = a.step(state, self.geometry.neighbour_move[C::cell(blank)][k]);
                 (s != MoveAutomaton::DEAD).then_some(s)
             }
         }
@@ -103,7 +103,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
         memo: H::Memo,
     ) -> bool {
         if h == 0 && self.geometry.is_goal(&self.tiles) {
-            self.path.push(blank as u8);
+            self.path.push(C::Tile::from_index(blank));
             return true;
         }
         self.expanded += 1;
@@ -111,9 +111,9 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
         if child_depth > self.max_depth {
             self.max_depth = child_depth;
         }
-        let n = self.geometry.neighbour_count[blank & 63] as usize;
+        let n = usize::from(self.geometry.neighbour_count[C::cell(blank)]);
         for k in 0..n {
-            let next = self.geometry.neighbours[blank & 63][k] as usize;
+            let next = self.geometry.neighbours[C::cell(blank)][k].into();
             if next == parent {
                 continue;
             }
@@ -127,9 +127,9 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
                 self.stopped = Some(s);
                 return true;
             }
-            let tile = self.tiles[next & 63];
-            self.tiles[blank & 63] = tile;
-            self.tiles[next & 63] = 0;
+            let tile = self.tiles[C::cell(next)];
+            self.tiles[C::cell(blank)] = tile;
+            self.tiles[C::cell(next)] = C::Tile::default();
             // The child is pruned if its h exceeds `limit` (only an exact value below it
             // matters, see `Heuristic::update_within`).
             let limit = if WEIGHTED {
@@ -143,8 +143,8 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             if self.descend(blank, next, child_state, g, h2, memo2) {
                 return true;
             }
-            self.tiles[next & 63] = tile;
-            self.tiles[blank & 63] = 0;
+            self.tiles[C::cell(next)] = tile;
+            self.tiles[C::cell(blank)] = C::Tile::default();
         }
         false
     }
@@ -169,7 +169,7 @@ impl<'a, H: Heuristic, const WEIGHTED: bool> Ida<'a, H, WEIGHTED> {
             false
         } else if self.probe(next, blank, state, g + 1, h2, memo2) {
             if self.stopped.is_none() {
-                self.path.push(blank as u8);
+                self.path.push(C::Tile::from_index(blank));
             }
             true
         } else {
@@ -189,14 +189,29 @@ pub(crate) fn run(
     automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
     with_heuristic!(built, h => match weight {
-        None => run_with::<_, false>(geometry, start, h, limits, 100, automaton),
-        Some(w) => run_with::<_, true>(geometry, start, h, limits, w, automaton),
+        None => run_with::<_, _, false>(geometry, start, h, limits, 100, automaton),
+        Some(w) => run_with::<_, _, true>(geometry, start, h, limits, w, automaton),
     })
 }
 
-fn run_with<H: Heuristic, const WEIGHTED: bool>(
-    geometry: &Geometry,
-    start: &Tiles,
+/// [`run`] on a board of more than 64 cells (capacity `C`).
+pub(crate) fn run_large<C: Capacity>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &LargeBuilt<C>,
+    limits: &Limits,
+    weight: Option<u32>,
+    automaton: Option<&MoveAutomaton>,
+) -> RawOutcome {
+    with_large_heuristic!(built, h => match weight {
+        None => run_with::<C, _, false>(geometry, start, h, limits, 100, automaton),
+        Some(w) => run_with::<C, _, true>(geometry, start, h, limits, w, automaton),
+    })
+}
+
+fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
     heuristic: &H,
     limits: &Limits,
     weight: u32,
@@ -205,7 +220,7 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
     let (h0, memo0) = heuristic.init(start);
     let blank = geometry.blank_of(start);
     let budget = Budget::new(limits);
-    let mut ida = Ida::<H, WEIGHTED>::new(geometry, heuristic, start, budget, weight, automaton);
+    let mut ida = Ida::<C, H, WEIGHTED>::new(geometry, heuristic, start, budget, weight, automaton);
     ida.bound = ida.f(0, h0);
     let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
@@ -227,7 +242,7 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
         }
     };
     let moves = (status == Status::Solved).then(|| {
-        let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| usize::from(b)).collect();
+        let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| b.into()).collect();
         moves_between_blanks(geometry, &blanks)
     });
     RawOutcome {
@@ -237,7 +252,8 @@ fn run_with<H: Heuristic, const WEIGHTED: bool>(
             expanded: ida.expanded,
             generated: ida.generated,
             stored_peak: ida.max_depth,
-            memory_bytes: (ida.path.capacity() + std::mem::size_of::<Tiles>()) as u64,
+            memory_bytes: (ida.path.capacity() * std::mem::size_of::<C::Tile>()
+                + std::mem::size_of::<C::Tiles>()) as u64,
             iterations: Some(iterations),
             helper_cpu: Duration::ZERO,
             lower_bound: (!WEIGHTED && status != Status::Solved).then_some(ida.bound),

@@ -21,9 +21,9 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::geometry::{Geometry, Tiles};
-use crate::heuristic::{Built, Heuristic};
-use crate::with_heuristic;
+use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
+use crate::heuristic::{Built, Heuristic, LargeBuilt};
+use crate::{with_heuristic, with_large_heuristic};
 
 use super::duplicates::MoveAutomaton;
 use super::idastar::Ida;
@@ -38,8 +38,8 @@ const MAX_WALK_NODES: u64 = 1 << 20;
 const MAX_SPLIT_DEPTH: usize = 40;
 
 /// A node at the split depth, with what [`Ida::probe`] needs to search below it.
-struct Task<M> {
-    tiles: Tiles,
+struct Task<C: Capacity, M> {
+    tiles: C::Tiles,
     blank: usize,
     parent: usize,
     /// The duplicate automaton's state (unused without one).
@@ -48,18 +48,18 @@ struct Task<M> {
     h: u32,
     memo: M,
     /// The blank's cells from the root down to the parent of this node.
-    prefix: [u8; MAX_SPLIT_DEPTH],
+    prefix: [C::Tile; MAX_SPLIT_DEPTH],
 }
 
 /// What searching one task gave.
-struct TaskResult {
+struct TaskResult<T> {
     generated: u64,
     expanded: u64,
     max_depth: u64,
     next_bound: u32,
     stopped: Option<Status>,
     /// The blank's cells from the task's node to the goal, if it found the goal.
-    path: Option<Vec<u8>>,
+    path: Option<Vec<T>>,
     /// CPU time spent on threads other than the caller's.
     helper_cpu: Duration,
 }
@@ -76,16 +76,16 @@ pub(crate) fn run(
 }
 
 /// The sequential walk of one iteration down to the split depth.
-struct Splitter<'s, 'a, H: Heuristic> {
-    ida: &'s mut Ida<'a, H, false>,
+struct Splitter<'s, 'a, C: Capacity, H: Heuristic<C>> {
+    ida: &'s mut Ida<'a, C, H, false>,
     depth: usize,
-    tasks: Vec<Task<H::Memo>>,
-    prefix: [u8; MAX_SPLIT_DEPTH],
+    tasks: Vec<Task<C, H::Memo>>,
+    prefix: [C::Tile; MAX_SPLIT_DEPTH],
     /// The blank's cells from the root to the goal, if the goal lies above the split.
-    found: Option<Vec<u8>>,
+    found: Option<Vec<C::Tile>>,
 }
 
-impl<H: Heuristic> Splitter<'_, '_, H> {
+impl<C: Capacity, H: Heuristic<C>> Splitter<'_, '_, C, H> {
     /// [`Ida::probe`] down to `self.depth`, where nodes become tasks instead of being
     /// expanded. Returns `true` when the walk must stop (goal found or a limit reached).
     fn walk(
@@ -100,7 +100,7 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
         let ida = &mut *self.ida;
         if h == 0 && ida.geometry.is_goal(&ida.tiles) {
             let mut path = self.prefix[..g as usize].to_vec();
-            path.push(blank as u8);
+            path.push(C::Tile::from_index(blank));
             self.found = Some(path);
             return true;
         }
@@ -119,11 +119,11 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
         }
         ida.expanded += 1;
         ida.max_depth = ida.max_depth.max(u64::from(g) + 2);
-        self.prefix[g as usize] = blank as u8;
-        let n = ida.geometry.neighbour_count[blank & 63] as usize;
+        self.prefix[g as usize] = C::Tile::from_index(blank);
+        let n = usize::from(ida.geometry.neighbour_count[C::cell(blank)]);
         for k in 0..n {
             let ida = &mut *self.ida;
-            let next = ida.geometry.neighbours[blank & 63][k] as usize;
+            let next = ida.geometry.neighbours[C::cell(blank)][k].into();
             if next == parent {
                 continue;
             }
@@ -137,9 +137,9 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
                 ida.stopped = Some(s);
                 return true;
             }
-            let tile = ida.tiles[next & 63];
-            ida.tiles[blank & 63] = tile;
-            ida.tiles[next & 63] = 0;
+            let tile = ida.tiles[C::cell(next)];
+            ida.tiles[C::cell(blank)] = tile;
+            ida.tiles[C::cell(next)] = C::Tile::default();
             let (h2, memo2) = ida.heuristic.update(&ida.tiles, tile, next, blank, h, memo);
             let f2 = g + 1 + h2;
             if f2 > ida.bound {
@@ -148,16 +148,27 @@ impl<H: Heuristic> Splitter<'_, '_, H> {
                 return true;
             }
             let ida = &mut *self.ida;
-            ida.tiles[next & 63] = tile;
-            ida.tiles[blank & 63] = 0;
+            ida.tiles[C::cell(next)] = tile;
+            ida.tiles[C::cell(blank)] = C::Tile::default();
         }
         false
     }
 }
 
-fn run_with<H: Heuristic + Sync>(
-    geometry: &Geometry,
-    start: &Tiles,
+/// [`run`] on a board of more than 64 cells (capacity `C`).
+pub(crate) fn run_large<C: Capacity>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &LargeBuilt<C>,
+    limits: &Limits,
+    automaton: Option<&MoveAutomaton>,
+) -> RawOutcome {
+    with_large_heuristic!(built, h => run_with::<C, _>(geometry, start, h, limits, automaton))
+}
+
+fn run_with<C: Capacity, H: Heuristic<C> + Sync>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
     heuristic: &H,
     limits: &Limits,
     automaton: Option<&MoveAutomaton>,
@@ -169,7 +180,7 @@ where
     let root_blank = geometry.blank_of(start);
     let shared = Arc::new(Shared::default());
     let budget = Budget::new(limits);
-    let mut driver = Ida::<H, false>::new(geometry, heuristic, start, budget, 100, automaton);
+    let mut driver = Ida::<C, H, false>::new(geometry, heuristic, start, budget, 100, automaton);
     driver.budget = driver.budget.worker(&shared);
     driver.bound = h0;
     driver.generated = 1; // the root, once for the whole run
@@ -178,7 +189,7 @@ where
     let (mut generated, mut expanded, mut max_depth) = (0u64, 0u64, 1u64);
     let mut helper_cpu = Duration::ZERO;
     let mut iterations = 0u32;
-    let mut solution: Option<Vec<u8>> = None;
+    let mut solution: Option<Vec<C::Tile>> = None;
     let status = 'run: loop {
         iterations += 1;
         // Split: deepen from 1 until there are enough tasks (or the walk itself has become
@@ -193,7 +204,7 @@ where
                 ida: &mut driver,
                 depth,
                 tasks: Vec::new(),
-                prefix: [0; MAX_SPLIT_DEPTH],
+                prefix: [C::Tile::default(); MAX_SPLIT_DEPTH],
                 found: None,
             };
             s.walk(root_blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
@@ -221,14 +232,14 @@ where
         // Search the tasks (the walk's unused nodes go back to the shared limit first).
         driver.budget.finish(driver.generated);
         let bound = driver.bound;
-        let results: Vec<TaskResult> = split
+        let results: Vec<TaskResult<C::Tile>> = split
             .0
             .par_iter()
             .map(|task| {
                 let cpu_start = (std::thread::current().id() != caller)
                     .then(super::thread_cpu_time)
                     .flatten();
-                let mut w = Ida::<H, false>::new(
+                let mut w = Ida::<C, H, false>::new(
                     geometry,
                     heuristic,
                     &task.tiles,
@@ -301,7 +312,7 @@ where
         }
     };
     let moves = solution.map(|blanks| {
-        let blanks: Vec<usize> = blanks.into_iter().map(usize::from).collect();
+        let blanks: Vec<usize> = blanks.into_iter().map(Into::into).collect();
         moves_between_blanks(geometry, &blanks)
     });
     RawOutcome {
@@ -311,7 +322,7 @@ where
             expanded: driver.expanded + expanded,
             generated: driver.generated + generated,
             stored_peak: driver.max_depth.max(max_depth),
-            memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<Tiles>()) as u64,
+            memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<C::Tiles>()) as u64,
             iterations: Some(iterations),
             helper_cpu,
             lower_bound: (status != Status::Solved).then_some(driver.bound),

@@ -37,7 +37,8 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::board::{Board, BoardError, Goal, Move};
-pub use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use crate::geometry::Capacity;
+pub use crate::geometry::{Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Tiles};
 use crate::heuristic::{self, HeuristicError, HeuristicKind};
 pub(crate) use limits::{Budget, Shared};
 pub use limits::{Limits, Status};
@@ -74,7 +75,7 @@ pub enum SolveError {
     Unsolvable(BoardError),
     /// The board is larger than the exact searches handle.
     #[error(
-        "{algorithm} solves boards of at most {MAX_EXACT_CELLS} cells; this one is {rows} x {cols}"
+        "{algorithm} solves boards of at most {MAX_LARGE_CELLS} cells; this one is {rows} x {cols}"
     )]
     TooLarge {
         /// The algorithm asked for.
@@ -107,7 +108,10 @@ pub(crate) struct RawOutcome {
 }
 
 /// The moves along a path given by the blank's cells, root first.
-pub(crate) fn moves_between_blanks(geometry: &Geometry, blanks: &[usize]) -> Vec<Move> {
+pub(crate) fn moves_between_blanks<C: Capacity>(
+    geometry: &Geometry<C>,
+    blanks: &[usize],
+) -> Vec<Move> {
     blanks
         .windows(2)
         .map(|w| geometry.move_between(w[0], w[1]))
@@ -116,8 +120,8 @@ pub(crate) fn moves_between_blanks(geometry: &Geometry, blanks: &[usize]) -> Vec
 
 /// The moves from the root to stored node `i`, following parent links; `node(i)` gives a
 /// node's packed state and parent index (`u32::MAX` at the root).
-pub(crate) fn trace_back<P: packed::Packed>(
-    geometry: &Geometry,
+pub(crate) fn trace_back<C: Capacity, P: packed::Packed<C>>(
+    geometry: &Geometry<C>,
     mut i: u32,
     node: impl Fn(u32) -> (P, u32),
 ) -> Vec<Move> {
@@ -149,27 +153,79 @@ pub fn solve(
     if algorithm == Algorithm::Approx {
         return solve_approx(board, goal);
     }
-    if board.cells() > MAX_EXACT_CELLS {
+    if board.cells() > MAX_LARGE_CELLS {
         return Err(SolveError::TooLarge {
             algorithm,
             rows: board.rows(),
             cols: board.cols(),
         });
     }
-    let geometry = Geometry::new(board.rows(), board.cols(), goal);
-    let tiles = geometry.compact_tiles(board);
     let kind = if algorithm.is_blind() {
         &HeuristicKind::None
     } else {
         heuristic
     };
-    let setup_start = Instant::now();
-    let h = heuristic::build(kind, &geometry)?;
-    let fsm = matches!(
+    let searched = if board.cells() <= MAX_EXACT_CELLS {
+        search_small(board, goal, algorithm, kind, limits)?
+    } else {
+        crate::with_large_capacity!(board.cells(), C => {
+            search_large::<C>(board, goal, algorithm, kind, limits)?
+        })
+    };
+    let Searched {
+        raw,
+        initial_h,
+        setup_time,
+        search_time,
+    } = searched;
+    if let Some(moves) = &raw.moves
+        && !board.replay_reaches_goal(moves, goal)
+    {
+        return Err(SolveError::InvalidSolution { algorithm });
+    }
+    let initial_h = (!algorithm.is_blind()).then_some(initial_h);
+    Ok(SolveReport {
+        status: raw.status,
+        moves: raw.moves,
+        stats: raw.stats,
+        initial_h,
+        optimal: algorithm.is_optimal(),
+        search_time,
+        setup_time,
+    })
+}
+
+/// What [`search_small`] and [`search_large`] return: the search's outcome before the replay
+/// check, the heuristic's estimate of the start and the two timings.
+struct Searched {
+    raw: RawOutcome,
+    initial_h: u32,
+    setup_time: Duration,
+    search_time: Duration,
+}
+
+/// The move automaton of duplicate-path pruning, for the algorithms that use it.
+fn automaton(algorithm: Algorithm) -> Option<&'static duplicates::MoveAutomaton> {
+    matches!(
         algorithm,
         Algorithm::IdastarFsm | Algorithm::ParallelIdastarFsm
     )
-    .then(duplicates::MoveAutomaton::shared);
+    .then(duplicates::MoveAutomaton::shared)
+}
+
+/// Runs an exact search on a board of at most 64 cells (the packed, table-driven path).
+fn search_small(
+    board: &Board,
+    goal: Goal,
+    algorithm: Algorithm,
+    kind: &HeuristicKind,
+    limits: &Limits,
+) -> Result<Searched, SolveError> {
+    let geometry = Geometry::new(board.rows(), board.cols(), goal);
+    let tiles = geometry.compact_tiles(board);
+    let setup_start = Instant::now();
+    let h = heuristic::build(kind, &geometry)?;
+    let fsm = automaton(algorithm);
     let setup_time = setup_start.elapsed();
     let start = Instant::now();
     let raw = match algorithm {
@@ -198,22 +254,64 @@ pub fn solve(
         Algorithm::WeightedIdastar(w) => {
             idastar::run(&geometry, &tiles, &h, limits, Some(w.hundredths()), None)
         }
-        Algorithm::Approx => unreachable!("approx returned above"),
+        Algorithm::Approx => unreachable!("approx does not search"),
     };
-    let search_time = start.elapsed();
-    if let Some(moves) = &raw.moves
-        && !board.replay_reaches_goal(moves, goal)
-    {
-        return Err(SolveError::InvalidSolution { algorithm });
-    }
-    let initial_h = (!algorithm.is_blind()).then(|| h.estimate(&geometry, &tiles));
-    Ok(SolveReport {
-        status: raw.status,
-        moves: raw.moves,
-        stats: raw.stats,
-        initial_h,
-        optimal: algorithm.is_optimal(),
-        search_time,
+    Ok(Searched {
+        search_time: start.elapsed(),
+        initial_h: h.estimate(&geometry, &tiles),
+        raw,
+        setup_time,
+    })
+}
+
+/// Runs an exact search on a board of more than 64 cells, capacity `C` (see
+/// [`crate::geometry`]): the same algorithms, positions stored as they are.
+fn search_large<C: Capacity>(
+    board: &Board,
+    goal: Goal,
+    algorithm: Algorithm,
+    kind: &HeuristicKind,
+    limits: &Limits,
+) -> Result<Searched, SolveError>
+where
+    C::Tiles: packed::Packed<C>,
+{
+    let geometry = Geometry::<C>::build(board.rows(), board.cols(), goal);
+    let tiles = geometry.compact_tiles(board);
+    let setup_start = Instant::now();
+    let h = heuristic::build_large(kind, &geometry)?;
+    let fsm = automaton(algorithm);
+    let setup_time = setup_start.elapsed();
+    let start = Instant::now();
+    let (g, t) = (&geometry, &tiles);
+    let raw = match algorithm {
+        Algorithm::Bfs => bfs::run_large(g, t, limits),
+        Algorithm::Bibfs => bibfs::run_large(g, t, limits),
+        Algorithm::Dijkstra => astar::run_large(
+            g,
+            t,
+            &heuristic::LargeBuilt::Zero,
+            limits,
+            astar::Priority::Astar,
+        ),
+        Algorithm::Astar => astar::run_large(g, t, &h, limits, astar::Priority::Astar),
+        Algorithm::Greedy => astar::run_large(g, t, &h, limits, astar::Priority::Greedy),
+        Algorithm::WeightedAstar(w) => {
+            astar::run_large(g, t, &h, limits, astar::Priority::Weighted(w.hundredths()))
+        }
+        Algorithm::Idastar => idastar::run_large(g, t, &h, limits, None, None),
+        Algorithm::ParallelIdastar => idastar_par::run_large(g, t, &h, limits, None),
+        Algorithm::IdastarFsm => idastar::run_large(g, t, &h, limits, None, fsm),
+        Algorithm::ParallelIdastarFsm => idastar_par::run_large(g, t, &h, limits, fsm),
+        Algorithm::WeightedIdastar(w) => {
+            idastar::run_large(g, t, &h, limits, Some(w.hundredths()), None)
+        }
+        Algorithm::Approx => unreachable!("approx does not search"),
+    };
+    Ok(Searched {
+        search_time: start.elapsed(),
+        initial_h: h.estimate(&tiles),
+        raw,
         setup_time,
     })
 }

@@ -4,33 +4,39 @@
 //! in 8 bytes), 5 bits a cell in a `u128` up to 25 cells, a byte a cell beyond. A move changes
 //! two cells, so a child's packed form is derived from its parent's with two field writes
 //! rather than repacked.
+//!
+//! Boards of more than 64 cells ([`Large`] capacities) store their compact position itself,
+//! `[T; N]`: a byte a cell up to 256 cells, two beyond.
 
 use std::hash::{BuildHasher, Hash};
 
 use rustc_hash::FxBuildHasher;
 
-use crate::geometry::{MAX_EXACT_CELLS, Tiles};
+use crate::geometry::{Capacity, Large, MAX_EXACT_CELLS, Small, TileInt, Tiles};
 
-/// A position packed into a fixed-size value that can be hashed and compared.
-pub trait Packed: Copy + Eq + Hash {
+/// A position of capacity `C` packed into a fixed-size value that can be hashed and compared.
+pub trait Packed<C: Capacity = Small>: Copy + Eq + Hash {
     /// The most cells this type holds.
     const MAX_CELLS: usize;
     /// Packs the first `cells` entries of `tiles`.
-    fn pack(tiles: &Tiles, cells: usize) -> Self;
+    fn pack(tiles: &C::Tiles, cells: usize) -> Self;
     /// Unpacks into a compact position.
-    fn unpack(&self, cells: usize) -> Tiles;
+    fn unpack(&self, cells: usize) -> C::Tiles;
     /// The value after `tile` moved from cell `from` to the blank's cell `to`.
-    fn moved(self, from: usize, to: usize, tile: u8) -> Self;
+    fn moved(self, from: usize, to: usize, tile: C::Tile) -> Self;
     /// The tile on `cell`.
     #[inline]
-    fn tile(&self, cell: usize) -> u8 {
+    fn tile(&self, cell: usize) -> C::Tile {
         self.unpack(cell + 1)[cell]
     }
     /// The blank's cell.
     #[inline]
     fn blank(&self, cells: usize) -> usize {
         let t = self.unpack(cells);
-        t[..cells].iter().position(|&x| x == 0).unwrap_or(0)
+        t.as_ref()[..cells]
+            .iter()
+            .position(|&x| x == C::Tile::default())
+            .unwrap_or(0)
     }
     /// A fast, well-mixed hash (FxHash).
     #[inline]
@@ -149,6 +155,29 @@ impl<const W: usize> Packed for Wide<W> {
     }
 }
 
+/// A large board's position is its own packed form.
+impl<T: TileInt, const N: usize> Packed<Large<T, N>> for [T; N] {
+    const MAX_CELLS: usize = N;
+    #[inline]
+    fn pack(tiles: &[T; N], _: usize) -> Self {
+        *tiles
+    }
+    #[inline]
+    fn unpack(&self, _: usize) -> [T; N] {
+        *self
+    }
+    #[inline]
+    fn moved(mut self, from: usize, to: usize, tile: T) -> Self {
+        self[from] = T::default();
+        self[to] = tile;
+        self
+    }
+    #[inline]
+    fn tile(&self, cell: usize) -> T {
+        self[cell]
+    }
+}
+
 /// Calls `$body` with the type alias `$p` set to the smallest [`Packed`] type for `$cells`
 /// cells: the one place where a job's state type is chosen.
 #[macro_export]
@@ -181,21 +210,34 @@ mod tests {
         for (c, t) in tiles.iter_mut().enumerate().take(cells) {
             *t = ((c * 7 + 3) % cells) as u8;
         }
+        check_round_trip::<Small, P>(tiles, cells);
+    }
+
+    fn check_round_trip<C: Capacity, P: Packed<C> + std::fmt::Debug>(tiles: C::Tiles, cells: usize) {
+        let zero = C::Tile::default();
         let p = P::pack(&tiles, cells);
         assert_eq!(p.unpack(cells), tiles);
         // Move the tile in cell 1 onto the blank's cell.
-        let blank = tiles.iter().take(cells).position(|&t| t == 0).unwrap();
+        let blank = tiles.as_ref().iter().take(cells).position(|&t| t == zero).unwrap();
         let from = if blank == 1 { 2 } else { 1 };
         let tile = tiles[from];
         let mut after = tiles;
         after[blank] = tile;
-        after[from] = 0;
+        after[from] = zero;
         assert_eq!(p.moved(from, blank, tile), P::pack(&after, cells));
         assert_eq!(p.blank(cells), blank);
-        for (c, &t) in tiles.iter().enumerate().take(cells) {
+        for (c, &t) in tiles.as_ref().iter().enumerate().take(cells) {
             assert_eq!(p.tile(c), t);
         }
         assert_eq!(P::pack(&after, cells).blank(cells), from);
+    }
+
+    fn large_round_trip<T: TileInt, const N: usize>(cells: usize) {
+        let mut tiles = [T::default(); N];
+        for (c, t) in tiles.iter_mut().enumerate().take(cells) {
+            *t = T::from_index((c * 7 + 3) % cells);
+        }
+        check_round_trip::<Large<T, N>, [T; N]>(tiles, cells);
     }
 
     #[test]
@@ -205,5 +247,8 @@ mod tests {
         round_trip::<u128>(25);
         round_trip::<Wide<5>>(36);
         round_trip::<Wide<8>>(64);
+        large_round_trip::<u8, 128>(81);
+        large_round_trip::<u8, 256>(256);
+        large_round_trip::<u16, 1024>(900);
     }
 }

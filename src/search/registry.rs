@@ -316,7 +316,7 @@ impl Algorithm {
     pub fn max_cells(self) -> usize {
         match self {
             Algorithm::Approx => crate::board::MAX_CELLS,
-            _ => super::MAX_EXACT_CELLS,
+            _ => super::MAX_LARGE_CELLS,
         }
     }
 
