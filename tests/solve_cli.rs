@@ -304,23 +304,37 @@ fn unsolvable_board_is_rejected_with_the_parity_reason() {
 
 #[test]
 fn board_too_large_for_the_exact_solvers() {
-    // 9 x 9 solved board with the blank moved one step left: solvable, 81 cells > 64.
-    let mut tiles: Vec<u32> = (1..81).collect();
-    tiles.push(0);
-    tiles.swap(79, 80);
-    let rows: Vec<String> = tiles
-        .chunks(9)
-        .map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
-        .collect();
-    // An exact algorithm asked for explicitly is refused; the default takes the polynomial
-    // solver instead.
+    // n x n solved board with the blank moved one step left: solvable.
+    let board = |n: u32| {
+        let mut tiles: Vec<u32> = (1..n * n).collect();
+        tiles.push(0);
+        let last = tiles.len() - 1;
+        tiles.swap(last - 1, last);
+        tiles
+            .chunks(n as usize)
+            .map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // 9 x 9 (81 cells): solved exactly, asked for or by default.
+    for args in [&["--algo", "idastar", "--short"][..], &["--short"]] {
+        let (code, stdout, stderr) = solve(args, board(9));
+        assert_eq!((code, stdout.as_str()), (0, "80,81\n"), "{args:?}");
+        assert!(
+            stderr.contains("idastar + linear-conflict: 1 moves, optimal"),
+            "{stderr}"
+        );
+    }
+    // 65 x 65 (4225 cells): an exact algorithm asked for explicitly is refused; the default
+    // takes the polynomial solver instead, and says so.
     assert_rejected(
         &["--algo", "idastar"],
-        rows.join("\n"),
-        "at most 64 cells; this one is 9 x 9",
+        board(65),
+        "at most 4096 cells; this one is 65 x 65",
     );
-    let (code, stdout, _) = solve(&["--short"], rows.join("\n"));
-    assert_eq!((code, stdout.as_str()), (0, "80,81\n"));
+    let (code, stdout, stderr) = solve(&["--short"], board(65));
+    assert_eq!((code, stdout.as_str()), (0, "4224,4225\n"));
+    assert!(stderr.contains("answering with approx"), "{stderr}");
 }
 
 /// Korf's instance 1 (blank-first, 57 moves): far beyond BFS in a fraction of a second.
@@ -585,4 +599,77 @@ fn very_long_board_by_board_output_is_refused_unless_forced() {
         text.trim_end().ends_with(",3600"),
         "the blank ends in the last cell"
     );
+}
+
+/// A board made by `bench gen` (random walk of `moves` on an n x n board, seed `seed`).
+fn generated(n: u32, moves: u32, seed: u32) -> Vec<u8> {
+    Command::cargo_bin("bench")
+        .unwrap()
+        .args(["gen", "--n", &n.to_string(), "--moves", &moves.to_string()])
+        .args(["--count", "1", "--seed", &seed.to_string(), "--out", "-"])
+        .output()
+        .unwrap()
+        .stdout
+}
+
+#[test]
+fn a_chosen_algorithm_gets_the_default_heuristic_on_every_size() {
+    // The 5 x 5 board: `--algo idastar` used to search blind above 4 x 4.
+    let (code, _, stderr) = solve(&["--algo", "idastar", "--short"], generated(5, 40, 3));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("idastar + linear-conflict: 38 moves, optimal"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn without_algo_an_exact_answer_when_cheap_else_approx_saying_why() {
+    let (code, _, stderr) = solve(&["--short"], generated(5, 40, 3));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("idastar + linear-conflict: 38 moves, optimal"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = solve(&["--short", "--timeout", "0.05"], generated(8, 300, 3));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("no solution within --timeout 0.05 s")
+            && stderr.contains("answering with approx")
+            && stderr.contains("solved with approx"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_stop_at_the_depth_cap_says_so() {
+    let (code, _, stderr) = solve(
+        &["--algo", "greedy", "--heuristic", "none"],
+        generated(4, 30, 3),
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains("depth cap") && stderr.contains("16383 moves"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn help_lists_every_algorithm_and_heuristic() {
+    let out = bench().args(["solve", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for e in npuzzle::search::ALGORITHMS {
+        assert!(
+            help.contains(&format!("{}: ", e.usage())),
+            "{} missing",
+            e.name
+        );
+    }
+    for e in npuzzle::heuristic::HEURISTICS {
+        assert!(
+            help.contains(&format!("{}: ", e.name)),
+            "{} missing",
+            e.name
+        );
+    }
 }

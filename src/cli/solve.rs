@@ -55,7 +55,7 @@ pub struct SolveArgs {
     /// 1, 2, ...) [default: blank-last].
     #[arg(long, value_name = "GOAL", value_parser = clap::value_parser!(Goal))]
     pub goal: Option<Goal>,
-    /// Search algorithm [default: idastar with linear-conflict up to 4 x 4, approx beyond].
+    /// Search algorithm [default: idastar up to 4 x 4; larger boards: idastar for 1 s, then approx].
     #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm),
           long_help = algo_help())]
     pub algo: Option<Algorithm>,
@@ -87,7 +87,10 @@ pub struct SolveArgs {
 /// `--algo`'s long help: the default, then every algorithm from the registry.
 fn algo_help() -> String {
     format!(
-        "Search algorithm [default: idastar with linear-conflict up to 4 x 4, approx beyond].\n\n{}",
+        "Search algorithm. Default: idastar up to 4 x 4; on larger boards idastar is tried for \
+         {} s (or --timeout), and approx answers if it finds nothing in that time (the output \
+         says which one answered).\n\n{}",
+        DEFAULT_EXACT_BUDGET.as_secs_f64(),
         search::algorithm_help()
     )
 }
@@ -95,8 +98,8 @@ fn algo_help() -> String {
 /// `--heuristic`'s long help: the default, then every heuristic from the registry.
 fn heuristic_help() -> String {
     format!(
-        "Heuristic [default: linear-conflict]; blind algorithms (bfs, bibfs, dijkstra, approx) \
-         ignore it.\n\n{}",
+        "Heuristic [default: {DEFAULT_HEURISTIC}, with every algorithm and board size]; blind \
+         algorithms (bfs, bibfs, dijkstra, approx) ignore it.\n\n{}",
         crate::heuristic::heuristic_help()
     )
 }
@@ -157,19 +160,40 @@ fn read_board(text: &str, goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejec
     Ok((board, goal_arg.unwrap_or_default()))
 }
 
-/// The solver used when `--algo` / `--heuristic` are not given: the fastest optimal one the
-/// project has for this size.
-fn default_solver(board: &Board) -> (Algorithm, HeuristicKind) {
-    if board.cells() <= DEFAULT_OPTIMAL_CELLS {
-        (Algorithm::Idastar, HeuristicKind::LinearConflict)
-    } else {
-        (Algorithm::Approx, HeuristicKind::None)
-    }
+/// The heuristic of every algorithm when `--heuristic` is not given, on every board size.
+const DEFAULT_HEURISTIC: HeuristicKind = HeuristicKind::LinearConflict;
+
+/// The exact search tried first when `--algo` is not given.
+const DEFAULT_EXACT: Algorithm = Algorithm::Idastar;
+
+/// Boards up to this many cells (the 4 x 4) are solved by [`DEFAULT_EXACT`] without a budget
+/// when `--algo` is not given.
+const DEFAULT_OPTIMAL_CELLS: usize = 16;
+
+/// Without `--algo`, larger boards get [`DEFAULT_EXACT`] for this long (or `--timeout`, if
+/// given) before `approx` answers instead.
+const DEFAULT_EXACT_BUDGET: Duration = Duration::from_secs(1);
+
+/// What `bench solve` runs: the chosen algorithm, or without `--algo` an exact attempt that
+/// may fall back to `approx`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    /// Run this algorithm with the user's limits; a stop is final.
+    Only(Algorithm),
+    /// Run [`DEFAULT_EXACT`] within its default budget; on a stop, answer with `approx`.
+    ExactThenApprox,
 }
 
-/// Boards up to this many cells (the 4 x 4) are solved optimally by default; larger ones by
-/// the polynomial solver, since optimal search beyond them can take hours.
-const DEFAULT_OPTIMAL_CELLS: usize = 16;
+impl Plan {
+    fn choose(board: &Board, algo: Option<Algorithm>) -> Plan {
+        match algo {
+            Some(a) => Plan::Only(a),
+            None if board.cells() <= DEFAULT_OPTIMAL_CELLS => Plan::Only(DEFAULT_EXACT),
+            None if board.cells() <= search::MAX_LARGE_CELLS => Plan::ExactThenApprox,
+            None => Plan::Only(Algorithm::Approx),
+        }
+    }
+}
 
 /// The default board-by-board output is refused above this many bytes (unless `--force`).
 const MAX_BOARDS_OUTPUT_BYTES: u64 = 64 << 20;
@@ -193,34 +217,49 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     };
     drop(bytes);
 
-    let (default_algo, default_h) = default_solver(&board);
-    let algorithm = args.algo.unwrap_or(default_algo);
-    let heuristic = args.heuristic.clone().unwrap_or(default_h);
-    let limits = Limits {
+    let plan = Plan::choose(&board, args.algo);
+    let heuristic = args.heuristic.clone().unwrap_or(DEFAULT_HEURISTIC);
+    let mut limits = Limits {
         timeout: args.timeout,
         max_nodes: args.max_nodes,
         max_memory_bytes: args.max_memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
         cancel: None,
     };
-    let report = match search::solve(&board, goal, algorithm, &heuristic, &limits) {
-        Ok(report) => report,
-        Err(SolveError::Unsolvable(e)) => return print_rejection(&e.into()),
-        Err(e @ (SolveError::TooLarge { .. } | SolveError::Approx(_))) => {
-            return print_rejection(&Rejection::new(e.to_string()));
-        }
-        Err(e @ SolveError::Heuristic(_)) => {
-            eprintln!("error: {e}");
-            return Ok(EXIT_USAGE);
-        }
-        Err(e @ SolveError::InvalidSolution { .. }) => {
-            eprintln!("error: {e}");
-            return Ok(EXIT_INTERNAL);
+    if args.algo.is_none() && plan == Plan::Only(Algorithm::Approx) {
+        eprintln!(
+            "the board has more than {} cells, beyond the exact searches: answering with approx",
+            search::MAX_LARGE_CELLS
+        );
+    }
+    let mut algorithm = match plan {
+        Plan::Only(a) => a,
+        Plan::ExactThenApprox => {
+            limits.timeout = Some(args.timeout.unwrap_or(DEFAULT_EXACT_BUDGET));
+            DEFAULT_EXACT
         }
     };
+    let mut report = match solve_or_exit(&board, goal, algorithm, &heuristic, &limits) {
+        Ok(report) => report,
+        Err(exit) => return exit,
+    };
+    if plan == Plan::ExactThenApprox && report.status != Status::Solved {
+        eprintln!(
+            "{algorithm} + {heuristic}: {}; answering with approx instead",
+            limit_message(report.status, &args, &report, true)
+        );
+        algorithm = Algorithm::Approx;
+        report = match solve_or_exit(&board, goal, algorithm, &heuristic, &limits) {
+            Ok(report) => report,
+            Err(exit) => return exit,
+        };
+    }
     let moves = match (&report.status, &report.moves) {
         (Status::Solved, Some(moves)) => moves,
         (status, _) => {
-            eprintln!("error: {}", limit_message(*status, &args, &report));
+            eprintln!(
+                "error: {algorithm}: {}",
+                limit_message(*status, &args, &report, false)
+            );
             return Ok(EXIT_LIMIT);
         }
     };
@@ -280,6 +319,31 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     }
 }
 
+/// [`search::solve`], with its errors printed: `Err` holds the exit status to return.
+fn solve_or_exit(
+    board: &Board,
+    goal: Goal,
+    algorithm: Algorithm,
+    heuristic: &HeuristicKind,
+    limits: &Limits,
+) -> Result<SolveReport, anyhow::Result<i32>> {
+    match search::solve(board, goal, algorithm, heuristic, limits) {
+        Ok(report) => Ok(report),
+        Err(SolveError::Unsolvable(e)) => Err(print_rejection(&e.into())),
+        Err(e @ (SolveError::TooLarge { .. } | SolveError::Approx(_))) => {
+            Err(print_rejection(&Rejection::new(e.to_string())))
+        }
+        Err(e @ SolveError::Heuristic(_)) => {
+            eprintln!("error: {e}");
+            Err(Ok(EXIT_USAGE))
+        }
+        Err(e @ SolveError::InvalidSolution { .. }) => {
+            eprintln!("error: {e}");
+            Err(Ok(EXIT_INTERNAL))
+        }
+    }
+}
+
 /// Reads the input bytes: `Ok(Err(..))` is a rejection of the content (too long), `Err` a
 /// usage or I/O problem (FILE missing or unreadable).
 fn read_input(args: &SolveArgs) -> anyhow::Result<Result<Vec<u8>, Rejection>> {
@@ -327,8 +391,15 @@ fn write_stdout(s: &str) -> anyhow::Result<()> {
     }
 }
 
-/// What to say when the search stopped without a solution.
-fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> String {
+/// What to say when the search stopped without a solution: the limit actually reached and
+/// the flag that changes it. `default_budget`: the limits were those of the exact attempt
+/// made without `--algo` (its timeout is [`DEFAULT_EXACT_BUDGET`] unless `--timeout` is given).
+fn limit_message(
+    status: Status,
+    args: &SolveArgs,
+    report: &SolveReport,
+    default_budget: bool,
+) -> String {
     let mut spent = format!(
         "after {:.3} s and {} generated nodes",
         report.search_time.as_secs_f64(),
@@ -338,10 +409,18 @@ fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> Stri
         spent.push_str(&format!("; every solution has at least {b} moves"));
     }
     match status {
-        Status::Timeout => format!(
-            "timeout: no solution within --timeout {} s (stopped {spent})",
-            args.timeout.map_or(0.0, |t| t.as_secs_f64())
-        ),
+        Status::Timeout => match args.timeout {
+            Some(t) => format!(
+                "timeout: no solution within --timeout {} s (stopped {spent})",
+                t.as_secs_f64()
+            ),
+            None if default_budget => format!(
+                "no solution within the default exact-search budget of {} s (stopped {spent}; \
+                 --timeout SECONDS sets the budget, --algo {DEFAULT_EXACT} searches without one)",
+                DEFAULT_EXACT_BUDGET.as_secs_f64()
+            ),
+            None => format!("timeout (stopped {spent})"),
+        },
         Status::NodeLimit => format!(
             "node limit: no solution within --max-nodes {} (stopped {spent})",
             args.max_nodes.unwrap_or(0)
@@ -350,6 +429,12 @@ fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> Stri
             "memory limit: the search would need more than --max-memory-mb {} MiB (stopped \
              {spent})",
             args.max_memory_mb.unwrap_or(0)
+        ),
+        Status::DepthLimit => format!(
+            "depth cap: the search reached paths of {} moves, the longest its nodes can store; \
+             no flag raises this cap (a heuristic other than none, idastar, or approx avoids such \
+             paths) (stopped {spent})",
+            search::MAX_STORED_DEPTH
         ),
         Status::Cancelled => format!("cancelled (stopped {spent})"),
         Status::Solved => format!("the search reported no moves (stopped {spent})"),

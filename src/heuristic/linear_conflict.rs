@@ -95,10 +95,13 @@ impl LineTable {
         let size = 1usize << (3 * len);
         let table = (0..size)
             .map(|code| {
-                removals_of_digits(len, (0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
-                    7 => NONE,
-                    d => d,
-                })) as u8
+                removals_of_digits(
+                    len,
+                    (0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
+                        7 => NONE,
+                        d => d,
+                    }),
+                ) as u8
             })
             .collect();
         LineTable {
@@ -175,13 +178,16 @@ impl<C: Capacity, M: Heuristic<C, Memo = ()>> LinearConflict<C, M> {
             None => {
                 let after =
                     removals_of_digits(self.cols, line.iter().map(|&t| self.row_digit(t, r)));
-                let before = removals_of_digits(self.cols, line.iter().enumerate().map(|(i, &t)| {
-                    if i == at {
-                        before_digit
-                    } else {
-                        self.row_digit(t, r)
-                    }
-                }));
+                let before = removals_of_digits(
+                    self.cols,
+                    line.iter().enumerate().map(|(i, &t)| {
+                        if i == at {
+                            before_digit
+                        } else {
+                            self.row_digit(t, r)
+                        }
+                    }),
+                );
                 (after, before)
             }
         }

@@ -120,6 +120,9 @@ impl<C: Capacity> Heuristic<C> for GridManhattan<C> {
         _: (),
     ) -> (u32, ()) {
         let t = tile.into();
-        (h + self.tile_distance(t, to) - self.tile_distance(t, from), ())
+        (
+            h + self.tile_distance(t, to) - self.tile_distance(t, from),
+            (),
+        )
     }
 }

@@ -372,7 +372,9 @@ pub fn build_large<C: Capacity>(
             LinearConflict::with_manhattan(geometry, GridManhattan::new(geometry)),
         ),
         HeuristicKind::WalkingDistance => {
-            return Err(too_large("walking distance takes boards of at most 16 cells"));
+            return Err(too_large(
+                "walking distance takes boards of at most 16 cells",
+            ));
         }
         HeuristicKind::Pdb(_) => {
             return Err(too_large(

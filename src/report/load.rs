@@ -87,6 +87,8 @@ pub enum RunStatus {
     NodeLimit,
     /// Stopped by the memory limit.
     MemoryLimit,
+    /// Stopped at the deepest path the search can represent.
+    DepthLimit,
     /// Failed with an error (see `message`).
     Error,
 }
@@ -99,6 +101,7 @@ impl FromStr for RunStatus {
             "timeout" => Self::Timeout,
             "node-limit" => Self::NodeLimit,
             "memory-limit" => Self::MemoryLimit,
+            "depth-limit" => Self::DepthLimit,
             "error" => Self::Error,
             _ => return Err(()),
         })
@@ -112,6 +115,7 @@ impl fmt::Display for RunStatus {
             Self::Timeout => "timeout",
             Self::NodeLimit => "node-limit",
             Self::MemoryLimit => "memory-limit",
+            Self::DepthLimit => "depth-limit",
             Self::Error => "error",
         })
     }

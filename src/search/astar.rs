@@ -25,7 +25,7 @@ use crate::heuristic::{Built, Heuristic, LargeBuilt};
 use crate::{with_heuristic, with_large_heuristic, with_packed};
 
 use super::packed::Packed;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
+use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status, trace_back};
 
 /// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
@@ -358,8 +358,8 @@ fn run_with<C: Capacity, P: Packed<C>, H: Heuristic<C>, Q: OpenList, S: MemoStor
         let memo = node.memo.memo(heuristic, &tiles);
         let blank = node.state.blank(cells);
         let child_g = g + 1;
-        if child_g > 0x3FFF {
-            status = Some(Status::NodeLimit); // deeper than any stored g can say
+        if child_g > MAX_STORED_DEPTH {
+            status = Some(Status::DepthLimit); // deeper than any stored g can say
             break;
         }
         let back = (node.parent != u32::MAX).then(|| inverse_index(node.arrival()));

@@ -20,6 +20,10 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
+/// The longest path the best-first searches (A*, Dijkstra, greedy, weighted A*) can follow:
+/// their nodes keep g in 14 bits.
+pub const MAX_STORED_DEPTH: usize = 0x3FFF;
+
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -31,6 +35,9 @@ pub enum Status {
     NodeLimit,
     /// The memory budget would have been exceeded.
     MemoryLimit,
+    /// The search reached the deepest path it can represent ([`MAX_STORED_DEPTH`] moves for
+    /// the best-first searches, whose nodes keep g in 14 bits); no flag raises it.
+    DepthLimit,
     /// The cancel flag was raised.
     Cancelled,
 }
@@ -43,6 +50,7 @@ impl Status {
             Status::Timeout => "timeout",
             Status::NodeLimit => "node-limit",
             Status::MemoryLimit => "memory-limit",
+            Status::DepthLimit => "depth-limit",
             Status::Cancelled => "cancelled",
         }
     }

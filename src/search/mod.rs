@@ -41,7 +41,7 @@ use crate::geometry::Capacity;
 pub use crate::geometry::{Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Tiles};
 use crate::heuristic::{self, HeuristicError, HeuristicKind};
 pub(crate) use limits::{Budget, Shared};
-pub use limits::{Limits, Status};
+pub use limits::{Limits, MAX_STORED_DEPTH, Status};
 pub use registry::{
     ALGORITHMS, Algorithm, AlgorithmEntry, Form, Weight, algorithm_help, algorithm_names,
 };

@@ -213,12 +213,20 @@ mod tests {
         check_round_trip::<Small, P>(tiles, cells);
     }
 
-    fn check_round_trip<C: Capacity, P: Packed<C> + std::fmt::Debug>(tiles: C::Tiles, cells: usize) {
+    fn check_round_trip<C: Capacity, P: Packed<C> + std::fmt::Debug>(
+        tiles: C::Tiles,
+        cells: usize,
+    ) {
         let zero = C::Tile::default();
         let p = P::pack(&tiles, cells);
         assert_eq!(p.unpack(cells), tiles);
         // Move the tile in cell 1 onto the blank's cell.
-        let blank = tiles.as_ref().iter().take(cells).position(|&t| t == zero).unwrap();
+        let blank = tiles
+            .as_ref()
+            .iter()
+            .take(cells)
+            .position(|&t| t == zero)
+            .unwrap();
         let from = if blank == 1 { 2 } else { 1 };
         let tile = tiles[from];
         let mut after = tiles;

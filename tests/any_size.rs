@@ -1,0 +1,359 @@
+//! Exact search on boards of more than 64 cells, checked against oracles written here:
+//! a plain breadth-first search for exact distances and a plain recursive IDA* (Manhattan or
+//! misplaced tiles computed from scratch at every node) for node counts, both on `Vec<u16>`
+//! positions and independent of the library's search code.
+
+use std::collections::{HashSet, VecDeque};
+
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, SolveError, Status, solve};
+
+/// The goal position as a tile list.
+fn goal_tiles(cells: usize, goal: Goal) -> Vec<u16> {
+    match goal {
+        Goal::BlankFirst => (0..cells as u16).collect(),
+        Goal::BlankLast => (1..cells as u16).chain([0]).collect(),
+    }
+}
+
+/// The blank's neighbours in Korf's order (up, left, right, down).
+fn neighbours(cell: usize, rows: usize, cols: usize) -> Vec<usize> {
+    let (r, c) = (cell / cols, cell % cols);
+    let mut out = Vec::new();
+    if r > 0 {
+        out.push(cell - cols);
+    }
+    if c > 0 {
+        out.push(cell - 1);
+    }
+    if c + 1 < cols {
+        out.push(cell + 1);
+    }
+    if r + 1 < rows {
+        out.push(cell + cols);
+    }
+    out
+}
+
+/// A random walk of `len` blank moves from the goal (no move straight back), from a
+/// SplitMix64 stream seeded with `seed`.
+fn random_walk(rows: usize, cols: usize, goal: Goal, len: usize, seed: u64) -> Vec<u16> {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut tiles = goal_tiles(rows * cols, goal);
+    let mut blank = tiles.iter().position(|&t| t == 0).unwrap();
+    let mut previous = usize::MAX;
+    for _ in 0..len {
+        let options: Vec<usize> = neighbours(blank, rows, cols)
+            .into_iter()
+            .filter(|&n| n != previous)
+            .collect();
+        let to = options[(next() % options.len() as u64) as usize];
+        tiles.swap(blank, to);
+        previous = blank;
+        blank = to;
+    }
+    tiles
+}
+
+/// The exact distance from `start` to the goal, by plain breadth-first search.
+fn bfs_distance(rows: usize, cols: usize, start: &[u16], goal: Goal) -> usize {
+    let target = goal_tiles(rows * cols, goal);
+    let mut seen: HashSet<Vec<u16>> = HashSet::from([start.to_vec()]);
+    let mut queue = VecDeque::from([(start.to_vec(), 0usize)]);
+    while let Some((tiles, d)) = queue.pop_front() {
+        if tiles == target {
+            return d;
+        }
+        let blank = tiles.iter().position(|&t| t == 0).unwrap();
+        for n in neighbours(blank, rows, cols) {
+            let mut child = tiles.clone();
+            child.swap(blank, n);
+            if seen.insert(child.clone()) {
+                queue.push_back((child, d + 1));
+            }
+        }
+    }
+    unreachable!("a random walk's start reaches the goal")
+}
+
+/// A plain recursive IDA* with Korf's conventions (successors in Korf's order, no move back to
+/// the parent, children over the bound counted as generated, the root counted once): returns
+/// (solution length, expanded, generated).
+struct ReferenceIda {
+    rows: usize,
+    cols: usize,
+    goal_cell: Vec<usize>,
+    misplaced: bool,
+    expanded: u64,
+    generated: u64,
+    next_bound: usize,
+}
+
+impl ReferenceIda {
+    fn h(&self, tiles: &[u16]) -> usize {
+        tiles
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(c, &t)| {
+                let g = self.goal_cell[t as usize];
+                if self.misplaced {
+                    usize::from(g != c)
+                } else {
+                    (c / self.cols).abs_diff(g / self.cols)
+                        + (c % self.cols).abs_diff(g % self.cols)
+                }
+            })
+            .sum()
+    }
+
+    fn dfs(
+        &mut self,
+        tiles: &mut Vec<u16>,
+        blank: usize,
+        parent: usize,
+        g: usize,
+        bound: usize,
+    ) -> bool {
+        if self.h(tiles) == 0 {
+            return true;
+        }
+        self.expanded += 1;
+        for n in neighbours(blank, self.rows, self.cols) {
+            if n == parent {
+                continue;
+            }
+            self.generated += 1;
+            tiles.swap(blank, n);
+            let f = g + 1 + self.h(tiles);
+            if f > bound {
+                self.next_bound = self.next_bound.min(f);
+            } else if self.dfs(tiles, n, blank, g + 1, bound) {
+                return true;
+            }
+            tiles.swap(blank, n);
+        }
+        false
+    }
+
+    fn solve(
+        rows: usize,
+        cols: usize,
+        start: &[u16],
+        goal: Goal,
+        misplaced: bool,
+    ) -> (usize, u64, u64) {
+        let target = goal_tiles(rows * cols, goal);
+        let mut goal_cell = vec![0; rows * cols];
+        for (c, &t) in target.iter().enumerate() {
+            goal_cell[t as usize] = c;
+        }
+        let mut ida = ReferenceIda {
+            rows,
+            cols,
+            goal_cell,
+            misplaced,
+            expanded: 0,
+            generated: 1,
+            next_bound: usize::MAX,
+        };
+        let mut tiles = start.to_vec();
+        let blank = tiles.iter().position(|&t| t == 0).unwrap();
+        let mut bound = ida.h(&tiles);
+        loop {
+            ida.next_bound = usize::MAX;
+            if ida.dfs(&mut tiles, blank, usize::MAX, 0, bound) {
+                return (bound, ida.expanded, ida.generated);
+            }
+            bound = ida.next_bound;
+        }
+    }
+}
+
+fn board(rows: usize, cols: usize, tiles: &[u16]) -> Board {
+    Board::new(rows, cols, tiles.iter().map(|&t| u32::from(t)).collect()).unwrap()
+}
+
+fn solved_length(b: &Board, goal: Goal, algorithm: Algorithm, h: &HeuristicKind) -> usize {
+    let report = solve(b, goal, algorithm, h, &Limits::default())
+        .unwrap_or_else(|e| panic!("{algorithm} + {h}: {e}"));
+    assert_eq!(report.status, Status::Solved, "{algorithm} + {h}");
+    report.moves.unwrap().len()
+}
+
+const SIZES: [(usize, usize); 5] = [(9, 9), (10, 10), (12, 12), (3, 30), (30, 3)];
+const GOALS: [Goal; 2] = [Goal::BlankLast, Goal::BlankFirst];
+
+fn informed() -> Vec<HeuristicKind> {
+    vec![
+        HeuristicKind::Misplaced,
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+    ]
+}
+
+/// Short walks: every exact algorithm, blind ones included, equals the BFS distance.
+#[test]
+fn every_exact_algorithm_matches_bfs_distances_on_short_walks() {
+    for (i, &(rows, cols)) in SIZES.iter().enumerate() {
+        for goal in GOALS {
+            let start = random_walk(rows, cols, goal, 10, 100 + i as u64);
+            let d = bfs_distance(rows, cols, &start, goal);
+            let b = board(rows, cols, &start);
+            for a in [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Dijkstra] {
+                assert_eq!(
+                    solved_length(&b, goal, a, &HeuristicKind::None),
+                    d,
+                    "{a} on {rows} x {cols} {goal:?}"
+                );
+            }
+            for h in informed() {
+                for a in [
+                    Algorithm::Astar,
+                    Algorithm::Idastar,
+                    Algorithm::ParallelIdastar,
+                    Algorithm::IdastarFsm,
+                    Algorithm::ParallelIdastarFsm,
+                ] {
+                    assert_eq!(
+                        solved_length(&b, goal, a, &h),
+                        d,
+                        "{a} + {h} on {rows} x {cols} {goal:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Longer walks (beyond plain BFS): the informed exact algorithms and bidirectional BFS agree
+/// with the reference IDA*'s length, and IDA* equals it node for node.
+#[test]
+fn idastar_equals_a_reference_idastar_node_for_node() {
+    for (i, &(rows, cols)) in SIZES.iter().enumerate() {
+        for goal in GOALS {
+            let start = random_walk(rows, cols, goal, 40, 200 + i as u64);
+            let b = board(rows, cols, &start);
+            for (misplaced, h) in [
+                (false, HeuristicKind::Manhattan),
+                (true, HeuristicKind::Misplaced),
+            ] {
+                if misplaced && rows * cols > 100 {
+                    continue; // misplaced tiles is too weak for 40-move walks on the larger boards
+                }
+                let (d, expanded, generated) =
+                    ReferenceIda::solve(rows, cols, &start, goal, misplaced);
+                let report = solve(&b, goal, Algorithm::Idastar, &h, &Limits::default()).unwrap();
+                assert_eq!(
+                    report.moves.as_ref().map(Vec::len),
+                    Some(d),
+                    "{rows} x {cols} {goal:?} {h}"
+                );
+                assert_eq!(
+                    (report.stats.expanded, report.stats.generated),
+                    (expanded, generated),
+                    "IDA* + {h} counts on {rows} x {cols} {goal:?}"
+                );
+                if misplaced {
+                    continue;
+                }
+                for a in [
+                    Algorithm::Astar,
+                    Algorithm::IdastarFsm,
+                    Algorithm::ParallelIdastar,
+                ] {
+                    assert_eq!(
+                        solved_length(&b, goal, a, &h),
+                        d,
+                        "{a} on {rows} x {cols} {goal:?}"
+                    );
+                }
+                assert_eq!(
+                    solved_length(&b, goal, Algorithm::Astar, &HeuristicKind::LinearConflict),
+                    d
+                );
+            }
+        }
+    }
+}
+
+/// The bounded-suboptimal algorithms return valid solutions within their bound (`solve`
+/// replays each), greedy any valid one.
+#[test]
+fn suboptimal_algorithms_on_large_boards() {
+    for (i, &(rows, cols)) in SIZES.iter().enumerate() {
+        let goal = GOALS[i % 2];
+        let start = random_walk(rows, cols, goal, 30, 300 + i as u64);
+        let (d, _, _) = ReferenceIda::solve(rows, cols, &start, goal, false);
+        let b = board(rows, cols, &start);
+        let h = HeuristicKind::Manhattan;
+        for a in ["wastar:1.5", "wida:1.5"] {
+            let a: Algorithm = a.parse().unwrap();
+            let len = solved_length(&b, goal, a, &h);
+            assert!(len >= d && 2 * len <= 3 * d, "{a}: {len} vs optimal {d}");
+        }
+        // Greedy may wander into paths longer than the best-first searches can store; it
+        // then says so.
+        let greedy = solve(&b, goal, Algorithm::Greedy, &h, &Limits::default()).unwrap();
+        match greedy.status {
+            Status::Solved => assert!(greedy.moves.unwrap().len() >= d),
+            other => assert_eq!(other, Status::DepthLimit),
+        }
+    }
+}
+
+/// Boards with more than 255 cells use two bytes a tile.
+#[test]
+fn two_byte_tiles() {
+    for (rows, cols) in [(20, 20), (2, 200)] {
+        let goal = Goal::BlankLast;
+        let start = random_walk(rows, cols, goal, 8, 7);
+        let d = bfs_distance(rows, cols, &start, goal);
+        let b = board(rows, cols, &start);
+        for a in [Algorithm::Bfs, Algorithm::Bibfs] {
+            assert_eq!(solved_length(&b, goal, a, &HeuristicKind::None), d, "{a}");
+        }
+        for h in informed() {
+            for a in [Algorithm::Astar, Algorithm::Idastar] {
+                assert_eq!(solved_length(&b, goal, a, &h), d, "{a} + {h}");
+            }
+        }
+    }
+}
+
+/// What the general path does not take is refused with a message naming the limit.
+#[test]
+fn refusals_name_the_limit() {
+    let b = board(9, 9, &random_walk(9, 9, Goal::BlankLast, 6, 1));
+    for (h, expected) in [
+        (HeuristicKind::WalkingDistance, "16 cells"),
+        ("pdb".parse().unwrap(), "64 cells"),
+    ] {
+        let e = solve(
+            &b,
+            Goal::BlankLast,
+            Algorithm::Idastar,
+            &h,
+            &Limits::default(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, SolveError::Heuristic(_)), "{e}");
+        assert!(e.to_string().contains(expected), "{e}");
+    }
+    let huge = Board::solved(65, 65, Goal::BlankLast);
+    let e = solve(
+        &huge,
+        Goal::BlankLast,
+        Algorithm::Astar,
+        &HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("at most 4096 cells"), "{e}");
+}
