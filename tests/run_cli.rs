@@ -324,8 +324,8 @@ fn bad_names_and_bad_instances_stop_before_anything_runs() {
     let (_, rows) = read_csv(&d.join("b.csv"));
     assert_eq!(rows.len(), 2);
 
-    // A board beyond the exact searches' 64 cells: refused up front, naming the flag.
-    let big: Vec<String> = (0..81).map(|t| t.to_string()).collect();
+    // A board beyond the exact searches' 4096 cells: refused up front, naming the flag.
+    let big: Vec<String> = (0..65 * 65).map(|t| t.to_string()).collect();
     std::fs::write(
         d.join("big.tsv"),
         format!("id\ttiles\n1\t{}\n", big.join(" ")),

@@ -177,7 +177,7 @@ fn unsolvable_and_oversized_boards_are_rejected_before_search() {
         &Limits::default(),
     );
     assert!(matches!(e, Err(npuzzle::SolveError::Unsolvable(_))));
-    let big = Board::solved(9, 9, Goal::BlankLast);
+    let big = Board::solved(65, 65, Goal::BlankLast);
     let e = solve(
         &big,
         Goal::BlankLast,
