@@ -586,3 +586,29 @@ fn very_long_board_by_board_output_is_refused_unless_forced() {
         "the blank ends in the last cell"
     );
 }
+
+#[test]
+fn a_failed_write_to_stdout_exits_74_not_the_rejected_input_status() {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
+        .args(["solve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"1 2 3\n4 5 6\n0 7 8\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(74), "{stderr}");
+    assert!(stderr.contains("cannot write <stdout>"), "{stderr}");
+}

@@ -7,6 +7,7 @@
 //! - 2: usage error (bad option, unreadable FILE, heuristic not available for this size): stderr.
 //! - 3: the search stopped at a limit (`--timeout`, `--max-nodes`, `--max-memory-mb`): stderr.
 //! - 4: internal error (a solver returned a solution that does not replay): stderr.
+//! - 74: the solution could not be written to stdout (e.g. a full disk): stderr.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -14,6 +15,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+
+use crate::harness::output::WriteError;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -273,9 +276,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         }
     };
     match written.and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(e).context("writing the solution to stdout")
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(WriteError {
+            path: "<stdout>".into(),
+            error,
         }
+        .into()),
         _ => Ok(EXIT_OK),
     }
 }
