@@ -358,6 +358,33 @@ fn node_and_memory_limits_end_with_status_3() {
     );
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("memory limit"), "{stderr}");
+    // The vocabulary of `bench run`: --max-memory SIZE (--max-memory-mb is the old spelling).
+    let (code, _, stderr) = solve(
+        &[
+            "--goal",
+            "blank-first",
+            "--algo",
+            "astar",
+            "--max-memory",
+            "1MiB",
+        ],
+        KORF_1,
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("--max-memory 1.0 MiB"), "{stderr}");
+    let (code, _, stderr) = solve(
+        &[
+            "--goal",
+            "blank-first",
+            "--algo",
+            "bfs",
+            "--timeout",
+            "200ms",
+        ],
+        KORF_1,
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("timeout"), "{stderr}");
 }
 
 #[test]

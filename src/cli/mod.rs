@@ -1,5 +1,6 @@
 //! The `bench` command line: argument definitions (clap derive) and one module per subcommand.
 
+mod flags;
 mod generate;
 mod merge;
 mod pdb;

@@ -5,7 +5,7 @@
 //! - 1: the input was rejected (malformed, unsolvable, too large for the exact solvers): one
 //!   JSON object `{"message": "Некорректный формат входных данных", "detail": "..."}` on stdout.
 //! - 2: usage error (bad option, unreadable FILE, heuristic not available for this size): stderr.
-//! - 3: the search stopped at a limit (`--timeout`, `--max-nodes`, `--max-memory-mb`): stderr.
+//! - 3: the search stopped at a limit (`--timeout`, `--max-nodes`, `--max-memory`): stderr.
 //! - 4: internal error (a solver returned a solution that does not replay): stderr.
 //! - 74: the solution could not be written to stdout (e.g. a full disk): stderr.
 
@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
+use crate::harness::limits::format_bytes;
 use crate::harness::output::WriteError;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -72,14 +74,18 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Stop the search after this many seconds (fractions allowed); exit status 3.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub timeout: Option<Duration>,
+    /// Stop the search after this long: 60s, 500ms, 2m, a number of seconds, or none; exit
+    /// status 3.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration_limit, allow_negative_numbers = true)]
+    pub timeout: Option<DurationLimit>,
     /// Stop the search after this many generated nodes; exit status 3.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
-    /// Stop the search before its tables exceed this many MiB; exit status 3.
-    #[arg(long, value_name = "MIB")]
+    /// Stop the search before its tables exceed this size: 64MiB, 2GiB, or none; exit status 3.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_limit, conflicts_with = "max_memory_mb")]
+    pub max_memory: Option<SizeLimit>,
+    /// The old spelling of --max-memory, in MiB.
+    #[arg(long, value_name = "MIB", hide = true)]
     pub max_memory_mb: Option<u64>,
     /// Print every board even when the solution is very long (by default such output is
     /// refused in favour of --short or --format json).
@@ -102,16 +108,6 @@ fn heuristic_help() -> String {
          ignore it.\n\n{}",
         crate::heuristic::heuristic_help()
     )
-}
-
-/// Parses a non-negative, finite number of seconds.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("\"{s}\" is not a number of seconds"))?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| format!("{s} is not a valid timeout: expected a finite number >= 0"))
 }
 
 /// A rejected input: what `bench solve` prints as its JSON rejection.
@@ -200,9 +196,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let algorithm = args.algo.unwrap_or(default_algo);
     let heuristic = args.heuristic.clone().unwrap_or(default_h);
     let limits = Limits {
-        timeout: args.timeout,
+        timeout: args.timeout.and_then(|t| t.0),
         max_nodes: args.max_nodes,
-        max_memory_bytes: args.max_memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
+        max_memory_bytes: max_memory_bytes(&args),
         cancel: None,
     };
     let report = match search::solve(&board, goal, algorithm, &heuristic, &limits) {
@@ -332,6 +328,14 @@ fn write_stdout(s: &str) -> anyhow::Result<()> {
     }
 }
 
+/// The memory limit in bytes, from --max-memory or its old spelling --max-memory-mb.
+fn max_memory_bytes(args: &SolveArgs) -> Option<u64> {
+    match (args.max_memory, args.max_memory_mb) {
+        (Some(m), _) => m.0,
+        (None, mb) => mb.map(|mb| mb.saturating_mul(1 << 20)),
+    }
+}
+
 /// What to say when the search stopped without a solution.
 fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> String {
     let mut spent = format!(
@@ -345,16 +349,17 @@ fn limit_message(status: Status, args: &SolveArgs, report: &SolveReport) -> Stri
     match status {
         Status::Timeout => format!(
             "timeout: no solution within --timeout {} s (stopped {spent})",
-            args.timeout.map_or(0.0, |t| t.as_secs_f64())
+            args.timeout
+                .and_then(|t| t.0)
+                .map_or(0.0, |t| t.as_secs_f64())
         ),
         Status::NodeLimit => format!(
             "node limit: no solution within --max-nodes {} (stopped {spent})",
             args.max_nodes.unwrap_or(0)
         ),
         Status::MemoryLimit => format!(
-            "memory limit: the search would need more than --max-memory-mb {} MiB (stopped \
-             {spent})",
-            args.max_memory_mb.unwrap_or(0)
+            "memory limit: the search would need more than --max-memory {} (stopped {spent})",
+            format_bytes(max_memory_bytes(args).unwrap_or(0))
         ),
         Status::Cancelled => format!("cancelled (stopped {spent})"),
         Status::Solved => format!("the search reported no moves (stopped {spent})"),
@@ -475,13 +480,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seconds() {
-        assert_eq!(parse_seconds("0.2"), Ok(Duration::from_millis(200)));
-        assert_eq!(parse_seconds("3"), Ok(Duration::from_secs(3)));
-        assert!(parse_seconds("-1").is_err());
-        assert!(parse_seconds("nan").is_err());
-        assert!(parse_seconds("inf").is_err());
-        assert!(parse_seconds("x").is_err());
+    fn timeout_takes_the_old_plain_seconds_and_durations() {
+        let t = |s: &str| parse_duration_limit(s).map(|d| d.0);
+        assert_eq!(t("0.2"), Ok(Some(Duration::from_millis(200))));
+        assert_eq!(t("3"), Ok(Some(Duration::from_secs(3))));
+        assert_eq!(t("2m"), Ok(Some(Duration::from_secs(120))));
+        assert_eq!(t("none"), Ok(None));
+        for bad in ["-1", "nan", "inf", "x"] {
+            assert!(t(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
