@@ -1,6 +1,6 @@
 //! `bench solve`: one board in, its solution out, in the original task's format.
 //!
-//! Exit statuses (documented in README.md, "bench solve"):
+//! Exit statuses (documented in docs/cli.md, "bench solve"):
 //! - 0: solved; the solution is on stdout.
 //! - 1: the input was rejected (malformed, unsolvable, too large for the exact solvers): one
 //!   JSON object `{"message": "Некорректный формат входных данных", "detail": "..."}` on stdout.
