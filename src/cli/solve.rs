@@ -55,14 +55,13 @@ pub struct SolveArgs {
     /// 1, 2, ...) [default: blank-last].
     #[arg(long, value_name = "GOAL", value_parser = clap::value_parser!(Goal))]
     pub goal: Option<Goal>,
-    /// Search algorithm: bfs, dijkstra, astar, idastar [default: the fastest optimal solver
-    /// for the board's size, today idastar].
-    #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm))]
+    /// Search algorithm [default: idastar with linear-conflict up to 4 x 4, approx beyond].
+    #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm),
+          long_help = algo_help())]
     pub algo: Option<Algorithm>,
-    /// Heuristic: none, misplaced, manhattan, linear-conflict, walking-distance, pdb[:PARTITION]
-    /// (auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6 or groups like 1,2,3/4,5,6) [default: linear-conflict].
-    /// Blind algorithms (bfs, dijkstra) ignore it.
-    #[arg(long, value_name = "H", value_parser = clap::value_parser!(HeuristicKind))]
+    /// Heuristic [default: linear-conflict]; blind algorithms ignore it.
+    #[arg(long, value_name = "H", value_parser = clap::value_parser!(HeuristicKind),
+          long_help = heuristic_help())]
     pub heuristic: Option<HeuristicKind>,
     /// Print only the 1-based positions of the blank along the path, comma-separated.
     #[arg(long, conflicts_with = "format")]
@@ -83,6 +82,23 @@ pub struct SolveArgs {
     /// refused in favour of --short or --format json).
     #[arg(long)]
     pub force: bool,
+}
+
+/// `--algo`'s long help: the default, then every algorithm from the registry.
+fn algo_help() -> String {
+    format!(
+        "Search algorithm [default: idastar with linear-conflict up to 4 x 4, approx beyond].\n\n{}",
+        search::algorithm_help()
+    )
+}
+
+/// `--heuristic`'s long help: the default, then every heuristic from the registry.
+fn heuristic_help() -> String {
+    format!(
+        "Heuristic [default: linear-conflict]; blind algorithms (bfs, bibfs, dijkstra, approx) \
+         ignore it.\n\n{}",
+        crate::heuristic::heuristic_help()
+    )
 }
 
 /// Parses a non-negative, finite number of seconds.

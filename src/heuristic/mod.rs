@@ -54,14 +54,80 @@ impl HeuristicKind {
     /// The command-line name.
     pub fn name(&self) -> String {
         match self {
-            HeuristicKind::None => "none".into(),
-            HeuristicKind::Misplaced => "misplaced".into(),
-            HeuristicKind::Manhattan => "manhattan".into(),
-            HeuristicKind::LinearConflict => "linear-conflict".into(),
-            HeuristicKind::WalkingDistance => "walking-distance".into(),
             HeuristicKind::Pdb(spec) => spec.to_string(),
+            simple => HEURISTICS
+                .iter()
+                .find(|e| e.kind.as_ref() == Some(simple))
+                .expect("every simple heuristic has a registry entry")
+                .name
+                .to_string(),
         }
     }
+}
+
+/// One row of the heuristic registry.
+#[derive(Debug, Clone)]
+pub struct HeuristicEntry {
+    /// The name as the user types it (`pdb[:PARTITION]` for the parameterised one).
+    pub name: &'static str,
+    /// The heuristic, `None` for `pdb` (parsed by [`PdbSpec`]).
+    pub kind: Option<HeuristicKind>,
+    /// One line for `--help` and the docs.
+    pub summary: &'static str,
+}
+
+/// Every heuristic, in the order the CLI and the docs list them: THE table that names,
+/// parses and describes them.
+pub const HEURISTICS: &[HeuristicEntry] = &[
+    HeuristicEntry {
+        name: "none",
+        kind: Some(HeuristicKind::None),
+        summary: "always 0 (blind search)",
+    },
+    HeuristicEntry {
+        name: "misplaced",
+        kind: Some(HeuristicKind::Misplaced),
+        summary: "tiles not on their goal cell",
+    },
+    HeuristicEntry {
+        name: "manhattan",
+        kind: Some(HeuristicKind::Manhattan),
+        summary: "sum of the tiles' grid distances to their goal cells",
+    },
+    HeuristicEntry {
+        name: "linear-conflict",
+        kind: Some(HeuristicKind::LinearConflict),
+        summary: "Manhattan plus 2 per tile that must leave its row or column",
+    },
+    HeuristicEntry {
+        name: "walking-distance",
+        kind: Some(HeuristicKind::WalkingDistance),
+        summary: "Takahashi's walking distance (boards of at most 16 cells)",
+    },
+    HeuristicEntry {
+        name: "pdb[:PARTITION]",
+        kind: None,
+        summary: "additive pattern databases; PARTITION: auto (default), full, 5-5-5, 6-6-3, \
+                  7-8, 6-6-6-6 or tile groups like 1,2,3/4,5,6; options :noreflect, :compact",
+    },
+];
+
+/// The accepted names, comma-separated, for messages.
+pub fn heuristic_names() -> String {
+    HEURISTICS
+        .iter()
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One line per heuristic (`name: summary`), for `--help`.
+pub fn heuristic_help() -> String {
+    HEURISTICS
+        .iter()
+        .map(|e| format!("{}: {}", e.name, e.summary))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 impl fmt::Display for HeuristicKind {
@@ -73,19 +139,19 @@ impl fmt::Display for HeuristicKind {
 impl FromStr for HeuristicKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "none" => Ok(HeuristicKind::None),
-            "misplaced" => Ok(HeuristicKind::Misplaced),
-            "manhattan" => Ok(HeuristicKind::Manhattan),
-            "linear-conflict" => Ok(HeuristicKind::LinearConflict),
-            "walking-distance" => Ok(HeuristicKind::WalkingDistance),
-            pdb if pdb.starts_with("pdb") => pdb.parse().map(HeuristicKind::Pdb),
-            other => Err(format!(
-                "unknown heuristic \"{other}\", expected one of none, misplaced, manhattan, \
-                 linear-conflict, walking-distance, pdb[:PARTITION] (auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6, \
-                 or tile groups like 1,2,3/4,5,6)"
-            )),
+        if s.starts_with("pdb") {
+            return s.parse().map(HeuristicKind::Pdb);
         }
+        HEURISTICS
+            .iter()
+            .find(|e| e.name == s)
+            .and_then(|e| e.kind.clone())
+            .ok_or_else(|| {
+                format!(
+                    "unknown heuristic \"{s}\", expected one of {}",
+                    heuristic_names()
+                )
+            })
     }
 }
 
