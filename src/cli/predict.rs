@@ -28,7 +28,12 @@ pub struct PredictArgs {
     pub heuristics: String,
     /// Methods, comma-separated: kre (random start states, and per instance), cdp and ss (per
     /// instance of --instances).
-    #[arg(long, value_delimiter = ',', default_value = "kre", value_name = "LIST")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "kre",
+        value_name = "LIST"
+    )]
     pub method: Vec<Method>,
     /// Trees, comma-separated: plain (IDA*: the move back pruned) and fsm (idastar-fsm:
     /// duplicate-path automaton).
@@ -80,16 +85,18 @@ fn parse_pruning(s: &str) -> Result<Pruning, String> {
 
 fn parse_bounds(s: &str) -> Result<(u32, u32), String> {
     let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("expected a bound range A..B of non-negative integers, found \"{s}\""))
+        t.trim().parse::<u32>().map_err(|_| {
+            format!("expected a bound range A..B of non-negative integers, found \"{s}\"")
+        })
     };
     match s.split_once("..") {
         Some((a, b)) => {
             let b = b.strip_prefix('=').unwrap_or(b);
             let (a, b) = (num(a)?, num(b)?);
             if a > b {
-                return Err(format!("bounds \"{s}\": the first must not exceed the second"));
+                return Err(format!(
+                    "bounds \"{s}\": the first must not exceed the second"
+                ));
             }
             Ok((a, b))
         }
@@ -134,7 +141,10 @@ fn parse_heuristics(s: &str) -> anyhow::Result<Vec<HeuristicKind>> {
     }
     names
         .iter()
-        .map(|n| n.parse::<HeuristicKind>().map_err(|e| anyhow::anyhow!("--heuristics: {e}")))
+        .map(|n| {
+            n.parse::<HeuristicKind>()
+                .map_err(|e| anyhow::anyhow!("--heuristics: {e}"))
+        })
         .collect()
 }
 
@@ -236,14 +246,22 @@ const COLUMNS: [&str; 16] = [
     "seed",
 ];
 
-fn write_csv(path: &std::path::Path, req: &Request, summary: &Summary, rows: &[Row]) -> anyhow::Result<()> {
+fn write_csv(
+    path: &std::path::Path,
+    req: &Request,
+    summary: &Summary,
+    rows: &[Row],
+) -> anyhow::Result<()> {
     let sink: Box<dyn Write> = if path == std::path::Path::new("-") {
         Box::new(std::io::stdout().lock())
     } else {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        Box::new(std::fs::File::create(path).with_context(|| format!("creating --out {}", path.display()))?)
+        Box::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("creating --out {}", path.display()))?,
+        )
     };
     let mut w = csv::Writer::from_writer(sink);
     w.write_record(COLUMNS)?;
@@ -268,29 +286,50 @@ fn write_csv(path: &std::path::Path, req: &Request, summary: &Summary, rows: &[R
             r.scope.name().to_string(),
             format!("{:.6e}", r.expanded),
             format!("{:.6e}", r.generated),
-            r.generated_se.map(|s| format!("{s:.3e}")).unwrap_or_default(),
+            r.generated_se
+                .map(|s| format!("{s:.3e}"))
+                .unwrap_or_default(),
             distribution,
             samples,
-            if r.method == Method::Ss { req.probes.to_string() } else { String::new() },
+            if r.method == Method::Ss {
+                req.probes.to_string()
+            } else {
+                String::new()
+            },
             req.seed.to_string(),
         ])?;
     }
-    w.flush().with_context(|| format!("writing --out {}", path.display()))?;
+    w.flush()
+        .with_context(|| format!("writing --out {}", path.display()))?;
     Ok(())
 }
 
 fn write_tree(path: &std::path::Path, req: &Request, summary: &Summary) -> anyhow::Result<()> {
     let geometry = crate::geometry::Geometry::new(req.rows, req.cols, req.goal);
     let depth = summary.bounds.1 as usize;
-    let mut w = csv::Writer::from_path(path).with_context(|| format!("creating --tree {}", path.display()))?;
-    w.write_record(["rows", "cols", "tree", "depth", "nodes", "cumulative", "ratio", "asymptotic_branching_factor"])?;
+    let mut w = csv::Writer::from_path(path)
+        .with_context(|| format!("creating --tree {}", path.display()))?;
+    w.write_record([
+        "rows",
+        "cols",
+        "tree",
+        "depth",
+        "nodes",
+        "cumulative",
+        "ratio",
+        "asymptotic_branching_factor",
+    ])?;
     for &(pruning, b) in &summary.branching {
         let tree = TreeCounts::uniform(&geometry, pruning, depth);
         let mut cum = 0.0;
         for d in 0..=depth {
             let n = tree.total(d);
             cum += n;
-            let ratio = if d > 0 { format!("{:.6}", n / tree.total(d - 1)) } else { String::new() };
+            let ratio = if d > 0 {
+                format!("{:.6}", n / tree.total(d - 1))
+            } else {
+                String::new()
+            };
             w.write_record([
                 req.rows.to_string(),
                 req.cols.to_string(),
@@ -318,8 +357,15 @@ fn label(req: &Request, r: &Row) -> String {
 
 fn plot(dir: &std::path::Path, req: &Request, rows: &[Row]) -> anyhow::Result<PathBuf> {
     let mut series: BTreeMap<(usize, String), Vec<(f64, f64)>> = BTreeMap::new();
-    let order = |r: &Row| req.heuristics.iter().position(|h| h.name() == r.heuristic).unwrap_or(0);
-    let per_instance = rows.iter().all(|r| r.method != Method::Kre || r.instance_id.is_some());
+    let order = |r: &Row| {
+        req.heuristics
+            .iter()
+            .position(|h| h.name() == r.heuristic)
+            .unwrap_or(0)
+    };
+    let per_instance = rows
+        .iter()
+        .all(|r| r.method != Method::Kre || r.instance_id.is_some());
     for r in rows {
         if r.scope != Scope::Iteration {
             continue;
@@ -363,7 +409,10 @@ fn print_tables(req: &Request, summary: &Summary, rows: &[Row]) {
     let mut out = String::new();
     out.push_str(&format!("{} x {}, goal {}\n", req.rows, req.cols, req.goal));
     for (p, b) in &summary.branching {
-        out.push_str(&format!("  {} tree: asymptotic branching factor {b:.5}\n", p.name()));
+        out.push_str(&format!(
+            "  {} tree: asymptotic branching factor {b:.5}\n",
+            p.name()
+        ));
     }
     for (name, exact, n, mean) in &summary.profiles {
         out.push_str(&format!(
@@ -418,15 +467,25 @@ fn print_tables(req: &Request, summary: &Summary, rows: &[Row]) {
         out.push_str("\nInstances: predicted nodes generated through the last iteration, summed over instances\n");
         let mut sums: BTreeMap<(usize, usize, String), (f64, usize)> = BTreeMap::new();
         for r in &totals {
-            let i = cols.iter().position(|(h, p)| *h == r.heuristic && *p == r.pruning).unwrap_or(0);
-            let m = [Method::Kre, Method::Cdp, Method::Ss].iter().position(|m| *m == r.method).unwrap_or(0);
+            let i = cols
+                .iter()
+                .position(|(h, p)| *h == r.heuristic && *p == r.pruning)
+                .unwrap_or(0);
+            let m = [Method::Kre, Method::Cdp, Method::Ss]
+                .iter()
+                .position(|m| *m == r.method)
+                .unwrap_or(0);
             let e = sums.entry((m, i, r.method.name().to_string())).or_default();
             e.0 += r.generated;
             e.1 += 1;
         }
         for ((_, i, method), (sum, n)) in &sums {
             let (h, p) = &cols[*i];
-            out.push_str(&format!("  {method:<4} {h:<28} {:<6} {n:>4} instances {:>14}\n", p.name(), sci(*sum)));
+            out.push_str(&format!(
+                "  {method:<4} {h:<28} {:<6} {n:>4} instances {:>14}\n",
+                p.name(),
+                sci(*sum)
+            ));
         }
     }
     print!("{out}");
@@ -438,10 +497,15 @@ mod tests {
 
     #[test]
     fn heuristic_lists_keep_tile_groups() {
-        let h = parse_heuristics("manhattan,pdb:1,2,3/4,5,6,7,8:noreflect,linear-conflict").unwrap();
+        let h =
+            parse_heuristics("manhattan,pdb:1,2,3/4,5,6,7,8:noreflect,linear-conflict").unwrap();
         assert_eq!(h.len(), 3);
         assert_eq!(h[0], HeuristicKind::Manhattan);
-        assert!(h[1].name().starts_with("pdb:1,2,3/4,5,6,7,8"), "{}", h[1].name());
+        assert!(
+            h[1].name().starts_with("pdb:1,2,3/4,5,6,7,8"),
+            "{}",
+            h[1].name()
+        );
         assert_eq!(h[2], HeuristicKind::LinearConflict);
     }
 

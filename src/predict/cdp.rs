@@ -56,8 +56,19 @@ pub fn cdp(
     let blank = geometry.blank_of(start);
     let h0 = built.estimate(geometry, start);
     walk_prefix(
-        geometry, built, &mut tiles, blank, usize::MAX, 4, 0, h0, h0, exact_depth, max_bound,
-        &mut prefix, &mut frontier,
+        geometry,
+        built,
+        &mut tiles,
+        blank,
+        usize::MAX,
+        4,
+        0,
+        h0,
+        h0,
+        exact_depth,
+        max_bound,
+        &mut prefix,
+        &mut frontier,
     );
     bounds
         .iter()
@@ -148,8 +159,19 @@ fn walk_prefix(
         if f2 <= max_bound {
             let m = geometry.neighbour_move[blank][k] as u8;
             walk_prefix(
-                geometry, built, tiles, to, blank, m, g + 1, h2, path_max.max(f2), exact_depth,
-                max_bound, prefix, frontier,
+                geometry,
+                built,
+                tiles,
+                to,
+                blank,
+                m,
+                g + 1,
+                h2,
+                path_max.max(f2),
+                exact_depth,
+                max_bound,
+                prefix,
+                frontier,
             );
         }
         tiles.swap(blank, to);

@@ -68,7 +68,9 @@ impl FromStr for Method {
             "kre" => Ok(Method::Kre),
             "cdp" => Ok(Method::Cdp),
             "ss" => Ok(Method::Ss),
-            other => Err(format!("unknown method \"{other}\", expected kre, cdp or ss")),
+            other => Err(format!(
+                "unknown method \"{other}\", expected kre, cdp or ss"
+            )),
         }
     }
 }
@@ -200,7 +202,10 @@ pub fn default_bounds(geometry: &Geometry) -> (u32, u32) {
 }
 
 /// Runs the request; `progress` hears a line per finished step.
-pub fn predict(req: &Request, mut progress: impl FnMut(&str)) -> Result<(Vec<Row>, Summary), PredictError> {
+pub fn predict(
+    req: &Request,
+    mut progress: impl FnMut(&str),
+) -> Result<(Vec<Row>, Summary), PredictError> {
     if req.rows * req.cols > MAX_EXACT_CELLS {
         return Err(PredictError::TooLarge {
             rows: req.rows,
@@ -213,7 +218,12 @@ pub fn predict(req: &Request, mut progress: impl FnMut(&str)) -> Result<(Vec<Row
         return Err(PredictError::Bounds(bounds.0, bounds.1));
     }
     let random_bounds: Vec<u32> = (bounds.0..=bounds.1).collect();
-    let max_optimal = req.targets.iter().filter_map(|t| t.optimal).max().unwrap_or(0);
+    let max_optimal = req
+        .targets
+        .iter()
+        .filter_map(|t| t.optimal)
+        .max()
+        .unwrap_or(0);
     let depth = bounds.1.max(max_optimal) as usize + 1;
     let mut summary = Summary {
         profiles: Vec::new(),
@@ -225,15 +235,25 @@ pub fn predict(req: &Request, mut progress: impl FnMut(&str)) -> Result<(Vec<Row
     let mut trees: HashMap<(Pruning, Option<usize>), TreeCounts> = HashMap::new();
     for &pruning in &req.prunings {
         let b = branching_factor(&geometry, pruning, 2000);
-        progress(&format!("{} tree: asymptotic branching factor {b:.5}", pruning.name()));
+        progress(&format!(
+            "{} tree: asymptotic branching factor {b:.5}",
+            pruning.name()
+        ));
         summary.branching.push((pruning, b));
-        trees.insert((pruning, None), TreeCounts::uniform(&geometry, pruning, depth));
+        trees.insert(
+            (pruning, None),
+            TreeCounts::uniform(&geometry, pruning, depth),
+        );
     }
-    let needs_profile = req.methods.iter().any(|m| matches!(m, Method::Kre | Method::Cdp));
+    let needs_profile = req
+        .methods
+        .iter()
+        .any(|m| matches!(m, Method::Kre | Method::Cdp));
     for kind in &req.heuristics {
         let name = kind.name();
         let built = build(kind, &geometry)?;
-        let profile = needs_profile.then(|| Profile::new(&geometry, &built, req.samples_per_cell, req.seed));
+        let profile =
+            needs_profile.then(|| Profile::new(&geometry, &built, req.samples_per_cell, req.seed));
         if let Some(p) = &profile {
             let n: f64 = p.states.iter().sum();
             summary.profiles.push((name.clone(), p.exact, n, p.mean()));
@@ -247,7 +267,9 @@ pub fn predict(req: &Request, mut progress: impl FnMut(&str)) -> Result<(Vec<Row
         // last of --bounds), every second one when every move changes h by an odd amount.
         let iteration_bounds = |h0: u32, last: u32| -> Vec<u32> {
             let odd = profile.as_ref().is_none_or(|p| p.odd_steps);
-            (h0..=last.max(h0)).step_by(if odd { 2 } else { 1 }).collect()
+            (h0..=last.max(h0))
+                .step_by(if odd { 2 } else { 1 })
+                .collect()
         };
         for &pruning in &req.prunings {
             for &method in &req.methods {
@@ -280,9 +302,9 @@ pub fn predict(req: &Request, mut progress: impl FnMut(&str)) -> Result<(Vec<Row
                     let estimates: Vec<(u32, f64, f64, Option<f64>)> = match method {
                         Method::Kre => {
                             let cell = geometry.blank_of(&t.tiles);
-                            let tree = trees
-                                .entry((pruning, Some(cell)))
-                                .or_insert_with(|| TreeCounts::from_cell(&geometry, pruning, cell, depth));
+                            let tree = trees.entry((pruning, Some(cell))).or_insert_with(|| {
+                                TreeCounts::from_cell(&geometry, pruning, cell, depth)
+                            });
                             kre::kre(tree, profile.as_ref().expect("profiled"), &its)
                                 .into_iter()
                                 .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
@@ -350,6 +372,7 @@ pub fn predict(req: &Request, mut progress: impl FnMut(&str)) -> Result<(Vec<Row
 
 /// A stable per-instance seed offset (FNV-1a of the id).
 fn hash_id(id: &str) -> u64 {
-    id.bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }

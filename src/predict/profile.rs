@@ -58,7 +58,9 @@ impl Profile {
                     ..Tally::default()
                 };
                 if exact {
-                    for_each_state_with_blank(geometry, cell, |tiles| tally(geometry, built, tiles, cell, &mut t));
+                    for_each_state_with_blank(geometry, cell, |tiles| {
+                        tally(geometry, built, tiles, cell, &mut t)
+                    });
                 } else {
                     let mut rng = instance_rng(seed, cell as u64 + 1);
                     for _ in 0..samples_per_cell {
@@ -98,7 +100,11 @@ impl Profile {
     pub fn mean(&self) -> f64 {
         let (mut s, mut n) = (0.0, 0.0);
         for (hist, &m) in self.hist.iter().zip(&self.states) {
-            s += hist.iter().enumerate().map(|(h, &k)| h as f64 * k).sum::<f64>();
+            s += hist
+                .iter()
+                .enumerate()
+                .map(|(h, &k)| h as f64 * k)
+                .sum::<f64>();
             n += m;
         }
         s / n
@@ -207,7 +213,10 @@ pub fn random_state<R: rand::Rng + ?Sized>(geometry: &Geometry, cell: usize, rng
     }
     if !solvable(geometry, &tiles) {
         let mut others = (0..n).filter(|&c| c != cell);
-        let (a, b) = (others.next().expect("3+ cells"), others.next().expect("3+ cells"));
+        let (a, b) = (
+            others.next().expect("3+ cells"),
+            others.next().expect("3+ cells"),
+        );
         tiles.swap(a, b);
     }
     tiles

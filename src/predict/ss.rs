@@ -134,7 +134,10 @@ fn run<H: Heuristic>(
                         memo: memo2,
                         weight: node.weight,
                     };
-                    let key = u64::from(h2) << 40 | u64::from(node.h) << 16 | (to as u64) << 8 | blank as u64;
+                    let key = u64::from(h2) << 40
+                        | u64::from(node.h) << 16
+                        | (to as u64) << 8
+                        | blank as u64;
                     match index.get(&key) {
                         Some(&i) => {
                             let rep = &mut next[i];
@@ -205,7 +208,9 @@ mod tests {
         // 31 moves from the goal: no goal node within the bounds below.
         let mut start = [0u8; 64];
         start[..9].copy_from_slice(&[8, 6, 7, 2, 5, 4, 3, 0, 1]);
-        for (pruning, probes, tolerance) in [(Pruning::Parent, 2, 1e-9), (Pruning::Automaton, 200, 0.05)] {
+        for (pruning, probes, tolerance) in
+            [(Pruning::Parent, 2, 1e-9), (Pruning::Automaton, 200, 0.05)]
+        {
             let est = stratified_sampling(&g, &built, &start, pruning, 16, probes, 1);
             let tree = TreeCounts::from_cell(&g, pruning, 7, 17);
             assert_eq!(est.len(), 17);
@@ -213,8 +218,14 @@ mod tests {
                 let d = e.bound as usize;
                 let nodes: f64 = (0..=d).map(|i| tree.total(i)).sum();
                 let kids: f64 = (0..=d).map(|i| tree.children[i].iter().sum::<f64>()).sum();
-                let (re, rg) = ((e.expanded - nodes).abs() / nodes, (e.generated - 1.0 - kids).abs() / kids);
-                assert!(re < tolerance && rg < tolerance, "{pruning:?} d {d}: {re} {rg}");
+                let (re, rg) = (
+                    (e.expanded - nodes).abs() / nodes,
+                    (e.generated - 1.0 - kids).abs() / kids,
+                );
+                assert!(
+                    re < tolerance && rg < tolerance,
+                    "{pruning:?} d {d}: {re} {rg}"
+                );
             }
         }
     }

@@ -112,7 +112,12 @@ impl TreeCounts {
     }
 
     /// The tree from one start cell.
-    pub fn from_cell(geometry: &Geometry, pruning: Pruning, cell: usize, depth: usize) -> TreeCounts {
+    pub fn from_cell(
+        geometry: &Geometry,
+        pruning: Pruning,
+        cell: usize,
+        depth: usize,
+    ) -> TreeCounts {
         let mut start = vec![0.0; geometry.cells];
         start[cell] = 1.0;
         TreeCounts::new(geometry, pruning, &start, depth)
@@ -182,7 +187,14 @@ mod tests {
     use crate::board::Goal;
 
     /// Paths counted one by one, the move back pruned (independent of the automaton).
-    fn enumerate(g: &Geometry, cell: usize, parent: usize, depth: usize, out: &mut [f64], level: usize) {
+    fn enumerate(
+        g: &Geometry,
+        cell: usize,
+        parent: usize,
+        depth: usize,
+        out: &mut [f64],
+        level: usize,
+    ) {
         out[level] += 1.0;
         if level == depth {
             return;

@@ -425,7 +425,10 @@ pub fn log_line_chart(
             .into_iter()
             .map(|(name, points)| Series {
                 name,
-                points: points.into_iter().filter(|p| p.1 > 0.0 && p.1.is_finite()).collect(),
+                points: points
+                    .into_iter()
+                    .filter(|p| p.1 > 0.0 && p.1.is_finite())
+                    .collect(),
             })
             .filter(|s| !s.points.is_empty())
             .collect(),
