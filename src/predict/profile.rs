@@ -17,6 +17,9 @@ use crate::instances::{below, instance_rng};
 /// Boards of at most this many cells are profiled over all their states (10! / 2 = 1.8 M).
 pub const EXACT_MAX_CELLS: usize = 10;
 
+/// Per parent estimate, the (child minus parent, probability) pairs of one move.
+pub type Deltas = Vec<Vec<(i32, f64)>>;
+
 /// A heuristic's profile on one board size and goal.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -29,7 +32,7 @@ pub struct Profile {
     /// `moves[c][k]`: for the move to the `k`-th neighbour of `c`, the child's estimate minus
     /// the parent's, by the parent's estimate: `moves[c][k][h]` = (delta, probability) pairs.
     /// Parent estimates never seen take the nearest one seen.
-    pub moves: Vec<Vec<Vec<Vec<(i32, f64)>>>>,
+    pub moves: Vec<Vec<Deltas>>,
     /// Whether every move seen changed the estimate by an odd amount (then IDA*'s bounds
     /// step by 2 and keep the parity of the start's estimate).
     pub odd_steps: bool,
@@ -139,7 +142,7 @@ fn tally(geometry: &Geometry, built: &Built, tiles: &Tiles, cell: usize, t: &mut
 
 /// Per parent estimate `0..hmax`, the normalised deltas; estimates never seen borrow the
 /// nearest seen one's (below first, then above).
-fn normalise(m: &FxHashMap<(u32, i32), f64>, hmax: usize) -> Vec<Vec<(i32, f64)>> {
+fn normalise(m: &FxHashMap<(u32, i32), f64>, hmax: usize) -> Deltas {
     let mut by_h: Vec<Vec<(i32, f64)>> = vec![Vec::new(); hmax];
     for (&(h, d), &n) in m {
         by_h[h as usize].push((d, n));

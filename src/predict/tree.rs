@@ -144,9 +144,7 @@ pub fn branching_factor(geometry: &Geometry, pruning: Pruning, max_depth: usize)
     let cells = geometry.cells;
     let states = automaton.states();
     let mut paths = vec![0f64; states * cells];
-    for c in 0..cells {
-        paths[c] = 1.0 / cells as f64;
-    }
+    paths[..cells].fill(1.0 / cells as f64);
     // Growth factor of the last step.
     let mut g1 = 1.0f64;
     let mut estimate = 0.0f64;
