@@ -792,3 +792,191 @@ fn goal_override_applies_to_every_file() {
         assert!(b.is_goal(Goal::BlankLast));
     }
 }
+
+fn sidecar(d: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(d.join("r.csv.meta.json")).unwrap()).unwrap()
+}
+
+fn signal(child: &std::process::Child, sig: libc::c_int) {
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, sig) }, 0);
+}
+
+#[test]
+fn sigterm_is_handled_like_ctrl_c_with_143_and_the_session_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 16, 60, 9);
+    let child = start_and_wait(d, &resume_args(), 2);
+    signal(&child, libc::SIGTERM);
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+    let text = std::fs::read_to_string(d.join("r.csv")).unwrap();
+    assert!(text.ends_with('\n'), "the writer flushed whole rows");
+    let (_, partial) = parse_csv(&text);
+    assert!(partial.len() < 60 && partial.iter().all(|r| r["status"] == "solved"));
+    let meta = sidecar(d);
+    assert_eq!(meta["sessions"][0]["status"], "interrupted");
+    assert_eq!(
+        meta["sessions"][0]["rows_written"].as_u64(),
+        Some(partial.len() as u64)
+    );
+    let mut args = resume_args();
+    args.push("--resume");
+    run_in(d, &args).success();
+    assert_complete(d);
+}
+
+#[test]
+fn a_second_signal_exits_at_once_and_still_marks_the_session_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 16, 60, 9);
+    let child = start_and_wait(d, &resume_args(), 2);
+    signal(&child, libc::SIGINT);
+    signal(&child, libc::SIGINT);
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    assert_eq!(sidecar(d)["sessions"][0]["status"], "interrupted");
+}
+
+#[test]
+fn a_second_run_on_an_output_in_use_is_refused_naming_the_other_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 16, 60, 9);
+    let mut child = start_and_wait(d, &resume_args(), 1);
+    let pid = format!("pid {}", child.id());
+    for extra in [&[][..], &["--resume"][..]] {
+        let mut args = resume_args();
+        args.extend(extra);
+        run_in(d, &args).code(1).stderr(
+            predicate::str::contains("in use by another bench run")
+                .and(predicate::str::contains(pid.as_str())),
+        );
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The refused runs changed nothing: resuming completes the file.
+    let mut args = resume_args();
+    args.push("--resume");
+    run_in(d, &args).success();
+    assert_complete(d);
+}
+
+#[test]
+fn resume_refuses_duplicate_keys_unknown_statuses_and_a_different_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 8, 5, 3);
+    let args = [
+        "--instances",
+        "p4.tsv",
+        "--algos",
+        "idastar",
+        "--threads",
+        "1",
+        "--out",
+        "r.csv",
+        "-q",
+    ];
+    run_in(d, &args).success();
+    let good = std::fs::read_to_string(d.join("r.csv")).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+
+    // A duplicated row (line 2 again as line 7): both lines named.
+    std::fs::write(d.join("r.csv"), format!("{good}{}\n", lines[1])).unwrap();
+    run_in(d, &resume)
+        .code(1)
+        .stderr(predicate::str::contains("r.csv:7").and(predicate::str::contains("line 2")));
+
+    // An unknown status.
+    let bad = good.replacen(",solved,", ",bogus,", 1);
+    std::fs::write(d.join("r.csv"), bad).unwrap();
+    run_in(d, &resume)
+        .code(1)
+        .stderr(predicate::str::contains("r.csv:2").and(predicate::str::contains("bogus")));
+
+    // A different experiment: other algorithms, other limits.
+    std::fs::write(d.join("r.csv"), &good).unwrap();
+    let mut other = resume.clone();
+    other[3] = "astar";
+    run_in(d, &other).code(1).stderr(predicate::str::contains(
+        "algorithms: idastar then, astar now",
+    ));
+    let mut limits = resume.clone();
+    limits.extend(["--timeout", "5s"]);
+    run_in(d, &limits)
+        .code(1)
+        .stderr(predicate::str::contains("--timeout"));
+    assert_eq!(std::fs::read_to_string(d.join("r.csv")).unwrap(), good);
+    // --force continues anyway.
+    other.push("--force");
+    run_in(d, &other).success();
+    let (_, rows) = read_csv(&d.join("r.csv"));
+    assert_eq!(rows.len(), 10);
+}
+
+/// Runs `bench` with a file-size limit, so that writes past `bytes` fail (EFBIG) as on a full disk.
+fn bench_with_file_limit(d: &Path, bytes: u64, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"));
+    cmd.current_dir(d).args(args);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn a_failed_write_is_reported_at_once_with_status_74_and_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 8, 60, 5);
+    let mut args = vec!["run"];
+    args.extend(resume_args());
+    args[4] = "idastar";
+    let out = bench_with_file_limit(d, 4000, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(74), "{stderr}");
+    assert!(stderr.contains("cannot write r.csv"), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    let leftovers: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_eq!(sidecar(d)["sessions"][0]["status"], "failed");
+
+    // Stdout that cannot be written: the same status.
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut run = vec!["run", "--instances", "p4.tsv", "--out", "-", "-q"];
+    run.extend(["--threads", "1"]);
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
+        .current_dir(d)
+        .args(&run)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(74),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -2,6 +2,7 @@
 //! checking that every input has the results header and that no job appears twice.
 
 use std::collections::HashMap;
+use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::harness::meta::{self, Meta, Program};
+use crate::harness::output::WriteError;
 use crate::harness::record::{self, JobKey, RowWriter, SCHEMA_VERSION};
 
 /// Arguments of `bench merge`.
@@ -96,13 +98,20 @@ pub fn run(args: MergeArgs) -> anyhow::Result<i32> {
         }
         files.push(results);
     }
-    let mut writer = RowWriter::create(&args.out)?;
+    let write_error = |error| WriteError {
+        path: args.out.clone(),
+        error,
+    };
+    let mut writer = if to_stdout {
+        RowWriter::stdout()
+    } else {
+        File::create(&args.out).and_then(|f| RowWriter::append(f, &Default::default()))
+    }
+    .map_err(write_error)?;
     let mut total = 0;
     for f in &files {
         for (_, row) in &f.rows {
-            writer
-                .write(row)
-                .with_context(|| format!("cannot write {}", args.out.display()))?;
+            writer.write(row).map_err(write_error)?;
             total += 1;
         }
     }
@@ -134,7 +143,10 @@ pub fn run(args: MergeArgs) -> anyhow::Result<i32> {
         };
         let mp = meta::sidecar_path(&args.out);
         let text = serde_json::to_string_pretty(&merged)? + "\n";
-        std::fs::write(&mp, text).with_context(|| format!("cannot write {}", mp.display()))?;
+        std::fs::write(&mp, text).map_err(|error| WriteError {
+            path: mp.clone(),
+            error,
+        })?;
         eprintln!(
             "merged {total} rows from {} file(s) into {} (metadata: {})",
             args.inputs.len(),

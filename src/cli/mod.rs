@@ -62,7 +62,13 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            1
+            if e.downcast_ref::<crate::harness::output::WriteError>()
+                .is_some()
+            {
+                crate::harness::output::EXIT_WRITE_ERROR
+            } else {
+                1
+            }
         }
     }
 }

@@ -129,8 +129,14 @@ pub struct Session {
     pub jobs_to_run: usize,
     /// Rows this session wrote.
     pub rows_written: usize,
-    /// `running`, `complete` or `interrupted`.
+    /// `running`, `complete`, `interrupted` or `failed`.
     pub status: String,
+    /// The process id of the session (names the holder of a locked output).
+    #[serde(default)]
+    pub pid: Option<u32>,
+    /// The host the session ran on.
+    #[serde(default)]
+    pub hostname: Option<String>,
 }
 
 /// The whole sidecar.
@@ -210,8 +216,12 @@ impl Meta {
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(&tmp, text + "\n")?;
-        std::fs::rename(&tmp, path)
+        let result = std::fs::write(&tmp, text + "\n").and_then(|()| std::fs::rename(&tmp, path));
+        if result.is_err() {
+            // Leave no half-written temporary file behind (e.g. on a full disk).
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
     }
 
     /// Reads a sidecar.

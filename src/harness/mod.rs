@@ -4,9 +4,12 @@
 //! table ([`summary`]).
 
 pub mod alloc;
+pub mod engine;
 pub mod limits;
 pub mod meta;
+pub mod output;
 pub mod plan;
 pub mod record;
 pub mod runner;
+pub mod signals;
 pub mod summary;

@@ -2,7 +2,7 @@
 //! results file back (tolerating a torn last line left by a killed run).
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -193,7 +193,16 @@ pub fn read_results(path: &Path, allow_torn: bool) -> Result<ResultsFile, Record
     parse_results(path, &text, allow_torn)
 }
 
-fn parse_results(path: &Path, text: &[u8], allow_torn: bool) -> Result<ResultsFile, RecordError> {
+/// The statuses a row may have.
+pub const STATUSES: [&str; 5] = ["solved", "timeout", "node-limit", "memory-limit", "error"];
+
+/// Parses the bytes of a results file (see [`read_results`]); besides the header and every
+/// cell's type it checks that each status is known and that no job key appears twice.
+pub fn parse_results(
+    path: &Path,
+    text: &[u8],
+    allow_torn: bool,
+) -> Result<ResultsFile, RecordError> {
     let mut out = ResultsFile::default();
     let complete = if allow_torn {
         let end = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -229,6 +238,7 @@ fn parse_results(path: &Path, text: &[u8], allow_torn: bool) -> Result<ResultsFi
         });
     }
     out.has_header = true;
+    let mut first_line = std::collections::HashMap::new();
     let mut record = csv::ByteRecord::new();
     loop {
         match reader.read_byte_record(&mut record) {
@@ -260,6 +270,25 @@ fn parse_results(path: &Path, text: &[u8], allow_torn: bool) -> Result<ResultsFi
             };
             row_err(line, what)
         })?;
+        if !STATUSES.contains(&row.status.as_str()) {
+            return Err(row_err(
+                line,
+                format!(
+                    "column status: unknown status \"{}\" (expected one of {})",
+                    row.status,
+                    STATUSES.join(", ")
+                ),
+            ));
+        }
+        if let Some(first) = first_line.insert(row.key(), line) {
+            return Err(row_err(
+                line,
+                format!(
+                    "a second row for job {} (the first is on line {first})",
+                    row.key()
+                ),
+            ));
+        }
         out.rows.push((line, row));
     }
     Ok(out)
@@ -273,59 +302,42 @@ pub struct RowWriter {
 }
 
 impl RowWriter {
-    /// Creates (truncating) `path`, or stdout for `-`, and writes the header.
-    pub fn create(path: &Path) -> Result<RowWriter, RecordError> {
-        let sink: Box<dyn Write + Send> = if path == Path::new("-") {
-            Box::new(io::stdout())
+    /// Writes to stdout, starting with the header.
+    pub fn stdout() -> io::Result<RowWriter> {
+        RowWriter::start(Box::new(io::stdout()), HashSet::new(), true)
+    }
+
+    /// Writes to `file`, an open results file whose content was read as `existing`: a torn
+    /// last line is cut off first; a file without a complete header is started over (it can
+    /// only hold blank lines or a torn header), else rows are appended after `existing`'s.
+    pub fn append(mut file: File, existing: &ResultsFile) -> io::Result<RowWriter> {
+        let len = file.seek(SeekFrom::End(0))?;
+        let keep = if existing.has_header {
+            len - existing.torn_bytes as u64
         } else {
-            Box::new(File::create(path).map_err(|error| RecordError::Io {
-                path: path.to_path_buf(),
-                error,
-            })?)
+            0
         };
+        if keep < len {
+            file.set_len(keep)?;
+        }
+        file.seek(SeekFrom::End(0))?;
+        let keys = existing.rows.iter().map(|(_, r)| r.key()).collect();
+        RowWriter::start(Box::new(file), keys, !existing.has_header)
+    }
+
+    fn start(
+        sink: Box<dyn Write + Send>,
+        keys: HashSet<JobKey>,
+        header: bool,
+    ) -> io::Result<RowWriter> {
         let mut w = RowWriter {
             writer: csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(sink),
-            keys: HashSet::new(),
+            keys,
         };
-        w.write_header().map_err(|error| RecordError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
-        Ok(w)
-    }
-
-    /// Opens `path` to append after its existing rows: a torn last line is cut off first; an
-    /// empty file (or one with only a torn header) gets the header.
-    pub fn append(path: &Path, existing: &ResultsFile) -> Result<RowWriter, RecordError> {
-        let io_err = |error| RecordError::Io {
-            path: path.to_path_buf(),
-            error,
-        };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .map_err(io_err)?;
-        let len = file.seek(SeekFrom::End(0)).map_err(io_err)?;
-        let keep = len - existing.torn_bytes as u64;
-        if existing.torn_bytes > 0 {
-            file.set_len(keep).map_err(io_err)?;
-        }
-        if !existing.has_header && keep > 0 {
-            // Only blank lines before: start over.
-            file.set_len(0).map_err(io_err)?;
-        }
-        file.seek(SeekFrom::End(0)).map_err(io_err)?;
-        let mut w = RowWriter {
-            writer: csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(Box::new(file) as Box<dyn Write + Send>),
-            keys: existing.rows.iter().map(|(_, r)| r.key()).collect(),
-        };
-        if !existing.has_header {
-            w.write_header().map_err(io_err)?;
+        if header {
+            w.write_header()?;
         }
         Ok(w)
     }
@@ -343,7 +355,12 @@ impl RowWriter {
                 row.key()
             )));
         }
-        self.writer.serialize(row).map_err(io::Error::other)?;
+        self.writer
+            .serialize(row)
+            .map_err(|e| match e.into_kind() {
+                csv::ErrorKind::Io(e) => e,
+                other => io::Error::other(format!("{other:?}")),
+            })?;
         self.writer.flush()
     }
 }
@@ -395,7 +412,9 @@ mod tests {
     fn rows_round_trip_with_empty_cells_and_a_torn_tail_is_cut() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let mut w = RowWriter::create(&path).unwrap();
+        let create =
+            |p: &Path| RowWriter::append(File::create(p).unwrap(), &ResultsFile::default());
+        let mut w = create(&path).unwrap();
         let a = row("1");
         w.write(&a).unwrap();
         assert!(w.write(&a).is_err(), "duplicate key must be refused");
@@ -414,7 +433,12 @@ mod tests {
         assert_eq!(back.rows.len(), 1);
         assert_eq!(back.rows[0].0, 2);
         assert_eq!(back.rows[0].1, a);
-        let mut w = RowWriter::append(&path, &back).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let mut w = RowWriter::append(file, &back).unwrap();
         assert!(w.write(&a).is_err());
         w.write(&row("2")).unwrap();
         drop(w);

@@ -181,6 +181,16 @@ pub enum Problem {
         /// Where it appeared first.
         first_line: usize,
     },
+    /// A header line of our format in a file that lacks the format's first line.
+    #[error(
+        "\"# {key}: ...\" is a header line of bench gen's format, but the file does not start with \
+         the line \"{FORMAT_LINE}\"; add that line first (without it the file would be read as \
+         Korf's layout and solved for the blank-first goal), or remove the header"
+    )]
+    MissingFormatLine {
+        /// The header key found.
+        key: String,
+    },
     /// A required header line is absent.
     #[error("the header has no \"# {key}: ...\" line (required before the column header)")]
     MissingHeader {
@@ -368,11 +378,51 @@ fn parse_text(
     goal_override: Option<Goal>,
 ) -> Result<(InstanceSet, Layout, Extras), InstanceError> {
     let layout = detect_layout(text);
+    if layout != Layout::Npuzzle {
+        check_no_orphan_header(path, text)?;
+    }
     let (set, extras) = match layout {
         Layout::Npuzzle | Layout::KorfTsv => tsv::parse(path, text, layout, goal_override)?,
         Layout::Json => json::parse(path, text, goal_override)?,
     };
     Ok((set, layout, extras))
+}
+
+/// Header keys of the project's format that say how to read the boards: finding one in a file
+/// without the format's first line means the first line was lost, not that the file is Korf's.
+const HEADER_KEYS: [&str; 7] = [
+    "rows",
+    "cols",
+    "goal",
+    "count",
+    "generator",
+    "moves",
+    "seed",
+];
+
+/// Refuses a file whose leading comments hold a header line of our format (`# goal: ...`)
+/// although its first line is not `# npuzzle-instances 1`: never guess a goal silently.
+fn check_no_orphan_header(path: &Path, text: &str) -> Result<(), InstanceError> {
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim_start_matches('\u{feff}').trim();
+        if l.is_empty() {
+            continue;
+        }
+        let Some(comment) = l.strip_prefix('#') else {
+            break;
+        };
+        if let Some((k, _)) = comment.split_once(':') {
+            let key = k.trim().to_ascii_lowercase();
+            if HEADER_KEYS.contains(&key.as_str()) {
+                return Err(InstanceError::invalid(
+                    path,
+                    i + 1,
+                    Problem::MissingFormatLine { key },
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// If `text` is in the project's instance format, parses it as a one-instance file and returns

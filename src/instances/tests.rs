@@ -536,3 +536,29 @@ fn missing_file_is_an_io_error_naming_it() {
     );
     assert_eq!(e.line(), None);
 }
+
+#[test]
+fn a_header_without_the_format_line_is_refused_not_read_as_korfs_layout() {
+    // Issue 16: the first line was lost; `# goal: blank-last` must not be ignored in favour of
+    // Korf's blank-first goal.
+    let text = "# rows: 3\n# cols: 3\n# goal: blank-last\nid\ttiles\n1\t1 2 3 4 5 6 7 0 8\n";
+    let e = parse_instance_set(Path::new("lost.txt"), text, None).unwrap_err();
+    assert_eq!(e.line(), Some(1), "{e}");
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("lost.txt:1:") && msg.contains("# npuzzle-instances 1"),
+        "{msg}"
+    );
+    // The same in front of JSON matrices.
+    let json = "# goal: blank-last\n[[1,2,3],[4,5,6],[7,0,8]]\n";
+    let e = parse_instance_set(Path::new("m.json"), json, None).unwrap_err();
+    assert!(e.to_string().contains("\"# goal: ...\""), "{e}");
+    // Ordinary comments in Korf's layout stay comments.
+    let korf = "# Korf 1985, table 1\nid\ttiles\n1\t1 2 3 4 5 6 7 8 0\n";
+    let set = parse_instance_set(Path::new("k.tsv"), korf, None).unwrap();
+    assert_eq!(set.goal, Goal::BlankFirst);
+    // With the first line the same header is read as written.
+    let full = format!("{FORMAT_LINE}\n{text}");
+    let set = parse_instance_set(Path::new("ok.txt"), &full, None).unwrap();
+    assert_eq!(set.goal, Goal::BlankLast);
+}

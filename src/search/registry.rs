@@ -147,7 +147,7 @@ impl AlgorithmEntry {
 
 /// Every algorithm, in the order the CLI and the docs list them: THE table that names,
 /// parses and describes them.
-pub const ALGORITHMS: &[AlgorithmEntry] = &[
+pub static ALGORITHMS: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "bfs",
         aliases: &[],

@@ -1,0 +1,680 @@
+//! The engine of `bench run`, in three steps: [`prepare`] checks everything before any job
+//! starts (the plan, the locked output, a resume's consistency, the metadata), [`Prepared::execute`]
+//! runs the jobs and writes each row as it finishes, and the result says how the session ended.
+//! `cli::run` only maps arguments to [`RunOptions`].
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::limits::{self, format_bytes};
+use super::meta::{self, InstanceFileMeta, LimitsMeta, Meta, Session};
+use super::output::{self, WriteError};
+use super::plan::{self, InstanceSource, Job, Shard};
+use super::record::{self, Row, RowWriter};
+use super::runner::{self, Interrupt, JobLimits, Outcome, RunContext};
+use super::{signals, summary};
+use crate::board::Goal;
+use crate::heuristic::HeuristicKind;
+use crate::search::Algorithm;
+
+/// The directory `bench gen` writes to and `bench run` takes its default from.
+pub const INSTANCES_DIR: &str = "instances";
+/// Where results go by default.
+pub const RESULTS_DIR: &str = "results";
+
+/// Everything `bench run` was asked to do.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Instance files; empty for the newest file in [`INSTANCES_DIR`].
+    pub instances: Vec<PathBuf>,
+    /// Goal override for every file.
+    pub goal: Option<Goal>,
+    /// Leave out unsolvable instances instead of stopping.
+    pub skip_invalid: bool,
+    /// Algorithms.
+    pub algorithms: Vec<Algorithm>,
+    /// Heuristics.
+    pub heuristics: Vec<HeuristicKind>,
+    /// Repetitions of every job.
+    pub repeat: u32,
+    /// Run only one slice of the jobs.
+    pub shard: Option<Shard>,
+    /// Seed of the job-order shuffle (random if `None`).
+    pub seed: Option<u64>,
+    /// Worker threads (all cores if `None`).
+    pub threads: Option<usize>,
+    /// Wall-clock limit per job.
+    pub timeout: Option<Duration>,
+    /// Generated-node limit per job.
+    pub max_nodes: Option<u64>,
+    /// Memory limit per job: `None` if not given (a resumed run keeps its limit, a new one gets
+    /// [`limits::default_max_memory`]), `Some(None)` for unlimited.
+    pub max_memory: Option<Option<u64>>,
+    /// Output CSV (`-` for stdout); `None` for a new file under [`RESULTS_DIR`].
+    pub out: Option<PathBuf>,
+    /// Continue the run in `out`.
+    pub resume: bool,
+    /// Resume even if the run's settings differ from the file's.
+    pub force: bool,
+    /// Write the solution column.
+    pub solutions: bool,
+    /// Only warnings and errors on stderr.
+    pub quiet: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// Where the rows go.
+enum Sink {
+    Stdout,
+    File(PathBuf),
+}
+
+/// The metadata sidecar, shared with the signal watcher (which marks the session `interrupted`
+/// when a second signal ends the process at once).
+struct Sidecar {
+    path: Option<PathBuf>,
+    meta: Mutex<Meta>,
+}
+
+impl Sidecar {
+    /// Updates the metadata and writes it.
+    fn update(&self, f: impl FnOnce(&mut Meta)) -> Result<(), WriteError> {
+        let mut meta = self.meta.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut meta);
+        match &self.path {
+            Some(p) => meta.write(p).map_err(|error| WriteError {
+                path: p.clone(),
+                error,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the current session with `status`.
+    fn end_session(&self, status: &str, rows_written: Option<usize>) -> Result<(), WriteError> {
+        self.update(|m| {
+            let now = meta::now_rfc3339();
+            if let Some(s) = m.sessions.last_mut() {
+                s.end_time = Some(now.clone());
+                s.status = status.into();
+                if let Some(n) = rows_written {
+                    s.rows_written = n;
+                }
+            }
+            m.end_time = Some(now);
+        })
+    }
+}
+
+/// A run ready to start: everything checked, the output locked, the metadata written.
+pub struct Prepared {
+    options: RunOptions,
+    sources: Vec<InstanceSource>,
+    pairs: Vec<(Algorithm, HeuristicKind)>,
+    jobs: Vec<Job>,
+    limits: JobLimits,
+    threads: usize,
+    run_id: String,
+    sink: Sink,
+    writer: RowWriter,
+    existing_rows: Vec<Row>,
+    sidecar: Arc<Sidecar>,
+}
+
+fn info(options: &RunOptions, msg: impl AsRef<str>) {
+    if !options.quiet {
+        eprintln!("{}", msg.as_ref());
+    }
+}
+
+fn default_out() -> PathBuf {
+    let ts = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    let dir = Path::new(RESULTS_DIR);
+    let mut path = dir.join(format!("run-{ts}.csv"));
+    let mut i = 2;
+    while path.exists() {
+        path = dir.join(format!("run-{ts}-{i}.csv"));
+        i += 1;
+    }
+    path
+}
+
+fn new_run_id() -> String {
+    format!(
+        "{}-{:06x}",
+        chrono::Utc::now().format("%Y%m%dT%H%M%SZ"),
+        rand::random::<u32>() & 0xff_ffff
+    )
+}
+
+/// The differences between the run in a results file (its sidecar) and this command that would
+/// make its rows not comparable.
+fn differences(old: &Meta, new: &Meta) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut differ = |what: &str, then: String, now: String| {
+        if then != now {
+            out.push(format!("{what}: {then} then, {now} now"));
+        }
+    };
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v.join(",")
+    };
+    differ(
+        "algorithms",
+        sorted(&old.algorithms),
+        sorted(&new.algorithms),
+    );
+    differ(
+        "heuristics",
+        sorted(&old.heuristics),
+        sorted(&new.heuristics),
+    );
+    differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
+    let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
+    differ(
+        "--timeout (ms)",
+        opt(old.limits.timeout_ms),
+        opt(new.limits.timeout_ms),
+    );
+    differ(
+        "--max-nodes",
+        opt(old.limits.max_nodes),
+        opt(new.limits.max_nodes),
+    );
+    differ(
+        "--max-memory (bytes)",
+        opt(old.limits.max_memory_bytes),
+        opt(new.limits.max_memory_bytes),
+    );
+    let files = |m: &Meta| {
+        let mut v: Vec<String> = m
+            .instance_files
+            .iter()
+            .map(|f| format!("{} (goal {}, sha256 {})", f.path, f.goal, f.sha256))
+            .collect();
+        v.sort();
+        v.join("; ")
+    };
+    differ("instance files", files(old), files(new));
+    out
+}
+
+/// Checks everything, locks the output and writes the metadata; nothing runs yet.
+pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
+    let start_time = meta::now_rfc3339();
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+
+    // --- the plan ---
+    let paths = if options.instances.is_empty() {
+        let newest = plan::newest_instance_file(Path::new(INSTANCES_DIR))
+            .ok()
+            .flatten()
+            .with_context(|| {
+                format!(
+                    "--instances not given and no instance file in {INSTANCES_DIR}/: pass \
+                     --instances FILE or create one with `bench gen`"
+                )
+            })?;
+        info(
+            &options,
+            format!(
+                "instances: {} (newest file in {INSTANCES_DIR}/)",
+                newest.display()
+            ),
+        );
+        vec![newest]
+    } else {
+        options.instances.clone()
+    };
+    let sources = plan::load_instances(&paths, options.goal, options.skip_invalid)?;
+    for s in &sources {
+        if !s.skipped.is_empty() {
+            eprintln!(
+                "warning: {}: left out {} unsolvable instance(s) (--skip-invalid): {}",
+                s.name,
+                s.skipped.len(),
+                s.skipped.join(", ")
+            );
+        }
+    }
+    let pairs = plan::pairs(&options.algorithms, &options.heuristics)?;
+    plan::check_pairs(&sources, &pairs)?;
+    let mut jobs = plan::jobs(&sources, &pairs, options.repeat);
+    if let Some(shard) = options.shard {
+        jobs = shard.select(jobs);
+    }
+    let jobs_planned = jobs.len();
+    let seed = options.seed.unwrap_or_else(rand::random);
+    plan::shuffle(&mut jobs, seed);
+
+    // --- the output, locked: fresh, or resumed ---
+    let to_stdout = options.out.as_deref() == Some(Path::new("-"));
+    if to_stdout && options.resume {
+        bail!("--resume needs --out FILE (it cannot resume stdout)");
+    }
+    let (sink, locked) = if to_stdout {
+        (Sink::Stdout, None)
+    } else {
+        let out = match &options.out {
+            Some(p) => p.clone(),
+            None => {
+                std::fs::create_dir_all(RESULTS_DIR)
+                    .with_context(|| format!("cannot create {RESULTS_DIR}/"))?;
+                default_out()
+            }
+        };
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("--out: cannot create {}", parent.display()))?;
+        }
+        let locked = output::open(&out, options.resume)?;
+        (Sink::File(out), Some(locked))
+    };
+    let out_name = match &sink {
+        Sink::Stdout => PathBuf::from("-"),
+        Sink::File(p) => p.clone(),
+    };
+    let meta_path = match &sink {
+        Sink::File(p) => Some(meta::sidecar_path(p)),
+        Sink::Stdout => None,
+    };
+    let (existing, previous_meta) = match &locked {
+        Some(l) if !l.existing.is_empty() => {
+            let existing = record::parse_results(&out_name, &l.existing, true)
+                .with_context(|| format!("--resume: cannot continue {}", out_name.display()))?;
+            let previous = match meta_path.as_deref().filter(|p| p.exists()) {
+                Some(mp) => Some(Meta::read(mp).context("--resume")?),
+                None => None,
+            };
+            (existing, previous)
+        }
+        _ => {
+            if options.resume {
+                info(
+                    &options,
+                    format!(
+                        "resume: {} does not exist yet; starting the run",
+                        out_name.display()
+                    ),
+                );
+            }
+            (record::ResultsFile::default(), None)
+        }
+    };
+
+    // --- limits: a resumed run keeps its memory limit unless one is given ---
+    let max_memory = match options.max_memory {
+        Some(m) => m,
+        None => match &previous_meta {
+            Some(m) => m.limits.max_memory_bytes,
+            None => Some(limits::default_max_memory(threads)),
+        },
+    };
+    let job_limits = JobLimits {
+        timeout: options.timeout,
+        max_nodes: options.max_nodes,
+        max_memory,
+    };
+    let run_id = previous_meta
+        .as_ref()
+        .map(|m| m.run_id.clone())
+        .or_else(|| existing.rows.first().map(|(_, r)| r.run_id.clone()))
+        .unwrap_or_else(new_run_id);
+
+    // --- metadata ---
+    let command_line: Vec<String> = std::env::args().collect();
+    let session = Session {
+        command_line: command_line.clone(),
+        program: meta::Program::current(),
+        threads,
+        start_time: start_time.clone(),
+        end_time: None,
+        jobs_to_run: 0,
+        rows_written: 0,
+        status: "running".into(),
+        pid: Some(std::process::id()),
+        hostname: meta::Host::current().hostname,
+    };
+    let mut meta = Meta {
+        schema_version: record::SCHEMA_VERSION,
+        run_id: run_id.clone(),
+        program: meta::Program::current(),
+        command_line,
+        threads,
+        limits: LimitsMeta {
+            timeout_ms: job_limits.timeout.map(|t| t.as_millis() as u64),
+            max_nodes: job_limits.max_nodes,
+            max_memory_bytes: job_limits.max_memory,
+        },
+        job_order_seed: seed,
+        shard: options.shard.map(|s| s.to_string()),
+        algorithms: options
+            .algorithms
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect(),
+        heuristics: options.heuristics.iter().map(|h| h.name()).collect(),
+        repeat: options.repeat,
+        jobs_planned,
+        host: meta::Host::current(),
+        instance_files: sources
+            .iter()
+            .map(|s| InstanceFileMeta {
+                path: s.name.clone(),
+                sha256: s.sha256.clone(),
+                instances: s.set.instances.len(),
+                rows: s.set.rows,
+                cols: s.set.cols,
+                goal: s.set.goal.to_string(),
+                skipped_unsolvable: s.skipped.clone(),
+            })
+            .collect(),
+        start_time: start_time.clone(),
+        end_time: None,
+        sessions: Vec::new(),
+    };
+
+    // --- a resume continues the same experiment, or is refused (unless --force) ---
+    let mut refusals = Vec::new();
+    if let Some(old) = &previous_meta {
+        refusals.extend(differences(old, &meta));
+        meta.start_time = old.start_time.clone();
+        meta.sessions = old.sessions.clone();
+    }
+    let done: HashSet<_> = existing.rows.iter().map(|(_, r)| r.key()).collect();
+    let before = jobs.len();
+    jobs.retain(|j| !done.contains(&j.key(&sources)));
+    let in_plan = before - jobs.len();
+    if in_plan < done.len() {
+        let planned: HashSet<_> = plan::jobs(&sources, &pairs, options.repeat)
+            .iter()
+            .map(|j| j.key(&sources))
+            .collect();
+        let (line, row) = existing
+            .rows
+            .iter()
+            .find(|(_, r)| !planned.contains(&r.key()))
+            .expect("a row outside the plan");
+        refusals.push(format!(
+            "{} row(s) are not jobs of this command, e.g. {}:{line}: {}",
+            done.len() - in_plan,
+            out_name.display(),
+            row.key()
+        ));
+    }
+    if !refusals.is_empty() {
+        if !options.force {
+            bail!(
+                "--resume: {} holds a different run; resuming would mix two experiments in one \
+                 file:\n  {}\nrepeat the original command with --resume, or pass --force to \
+                 continue anyway",
+                out_name.display(),
+                refusals.join("\n  ")
+            );
+        }
+        for r in &refusals {
+            eprintln!("warning: --resume --force: {}: {r}", out_name.display());
+        }
+    }
+    if options.resume && !existing.rows.is_empty() {
+        if existing.torn_bytes > 0 {
+            eprintln!(
+                "warning: {}: cut off an incomplete last line ({} bytes) left by an interrupted run",
+                out_name.display(),
+                existing.torn_bytes
+            );
+        }
+        info(
+            &options,
+            format!(
+                "resume: {in_plan} of {before} jobs already in {}, {} to run",
+                out_name.display(),
+                jobs.len()
+            ),
+        );
+    }
+    meta.sessions.push(Session {
+        jobs_to_run: jobs.len(),
+        ..session
+    });
+
+    let write_error = |error| WriteError {
+        path: out_name.clone(),
+        error,
+    };
+    let writer = match locked {
+        Some(l) => RowWriter::append(l.file, &existing).map_err(write_error)?,
+        None => RowWriter::stdout().map_err(write_error)?,
+    };
+    let sidecar = Arc::new(Sidecar {
+        path: meta_path,
+        meta: Mutex::new(meta),
+    });
+    sidecar.update(|_| {})?;
+
+    info(
+        &options,
+        format!(
+            "run {run_id}: {} jobs on {threads} thread(s), timeout {}, max nodes {}, max memory {} per job{}",
+            jobs.len(),
+            job_limits
+                .timeout
+                .map_or("none".into(), |t| format!("{t:?}")),
+            job_limits
+                .max_nodes
+                .map_or("none".into(), |n| n.to_string()),
+            job_limits.max_memory.map_or("none".into(), format_bytes),
+            options
+                .shard
+                .map_or(String::new(), |s| format!(", shard {s}")),
+        ),
+    );
+    match (&sink, &sidecar.path) {
+        (Sink::File(out), Some(mp)) => info(
+            &options,
+            format!("results: {} (metadata: {})", out.display(), mp.display()),
+        ),
+        _ => info(&options, "results: stdout (no metadata sidecar)"),
+    }
+    Ok(Prepared {
+        options,
+        sources,
+        pairs,
+        jobs,
+        limits: job_limits,
+        threads,
+        run_id,
+        sink,
+        writer,
+        existing_rows: existing.rows.into_iter().map(|(_, r)| r).collect(),
+        sidecar,
+    })
+}
+
+/// Writes a line to stderr above the progress bar.
+fn note(pb: &ProgressBar, msg: impl AsRef<str>) {
+    pb.suspend(|| eprintln!("{}", msg.as_ref()));
+}
+
+impl Prepared {
+    /// Runs the jobs, writing each row as it finishes; returns the exit status: 0 when every job
+    /// ran, 128 + the signal when SIGINT/SIGTERM stopped it (rows kept, session
+    /// `interrupted`), 141 when the reader of stdout went away. A failed write is an error
+    /// ([`WriteError`]).
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let Prepared {
+            options,
+            sources,
+            pairs,
+            jobs,
+            limits,
+            threads,
+            run_id,
+            sink,
+            mut writer,
+            existing_rows,
+            sidecar,
+        } = self;
+        let out_name = match &sink {
+            Sink::Stdout => PathBuf::from("-"),
+            Sink::File(p) => p.clone(),
+        };
+
+        // --- SIGINT and SIGTERM: stop running jobs, write no row for them, flush ---
+        let interrupt = Arc::new(Interrupt::new());
+        {
+            let first = interrupt.clone();
+            let last_words = sidecar.clone();
+            let installed = signals::install(
+                move |_| first.interrupt(),
+                move |sig| {
+                    // A second signal ends the process now: every finished row is flushed.
+                    let _ = last_words.end_session("interrupted", None);
+                    eprintln!("{}: stopped at once", signals::name(sig));
+                },
+            );
+            if let Err(e) = installed {
+                eprintln!(
+                    "warning: cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps its rows"
+                );
+            }
+        }
+
+        let pb = if options.progress && !options.quiet {
+            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} jobs  {msg}  {elapsed_precise} elapsed, ETA {eta}",
+            )
+            .expect("valid progress template"),
+        );
+        let ctx = RunContext {
+            run_id: &run_id,
+            sources: &sources,
+            limits: &limits,
+            solutions: options.solutions,
+            interrupt: &interrupt,
+        };
+        let mut new_rows: Vec<Row> = Vec::new();
+        let (mut solved, mut limited, mut errors) = (0usize, 0usize, 0usize);
+        let solve_fn = crate::search::solve;
+        let result = runner::run_all(&ctx, &jobs, threads, &solve_fn, |outcome| {
+            let Outcome::Row(row) = outcome else {
+                return Ok(());
+            };
+            writer.write(&row)?;
+            match row.status.as_str() {
+                "solved" => solved += 1,
+                "error" => {
+                    errors += 1;
+                    note(
+                        &pb,
+                        format!(
+                            "error: {} instance {} {}/{}: {}",
+                            row.instance_file,
+                            row.instance_id,
+                            row.algorithm,
+                            row.heuristic,
+                            row.message.as_deref().unwrap_or("")
+                        ),
+                    );
+                }
+                _ => limited += 1,
+            }
+            pb.inc(1);
+            pb.set_message(format!(
+                "solved {solved}, limits hit {limited}{}",
+                if errors > 0 {
+                    format!(", errors {errors}")
+                } else {
+                    String::new()
+                }
+            ));
+            new_rows.push(*row);
+            Ok::<(), std::io::Error>(())
+        });
+        pb.finish_and_clear();
+        drop(writer);
+
+        let signal = signals::received().filter(|_| result.is_ok());
+        let status = match (&result, signal) {
+            (Err(_), _) => "failed",
+            (Ok(()), Some(_)) => "interrupted",
+            (Ok(()), None) => "complete",
+        };
+        let ended = sidecar.end_session(status, Some(new_rows.len()));
+        match result {
+            Ok(()) => {}
+            Err(runner::RunError::Sink(error)) => {
+                if matches!(sink, Sink::Stdout) && error.kind() == std::io::ErrorKind::BrokenPipe {
+                    // The reader of stdout went away (e.g. `| head`): stop quietly, like SIGPIPE.
+                    return Ok(141);
+                }
+                // The first failed write is the one reported.
+                return Err(WriteError {
+                    path: out_name,
+                    error,
+                }
+                .into());
+            }
+            Err(e @ runner::RunError::Pool(_)) | Err(e @ runner::RunError::WorkerPanic) => {
+                bail!("{e}")
+            }
+        }
+        ended?;
+
+        if !options.quiet {
+            let mut all: Vec<&Row> = existing_rows.iter().chain(&new_rows).collect();
+            // Group in the order the pairs were given.
+            let rank = |r: &Row| {
+                pairs
+                    .iter()
+                    .position(|(a, h)| a.name() == r.algorithm && h.name() == r.heuristic)
+                    .unwrap_or(usize::MAX)
+            };
+            all.sort_by_key(|r| rank(r));
+            eprint!("\n{}", summary::render(&summary::summarize(all)));
+            eprintln!(
+                "{} row(s) written{}",
+                new_rows.len(),
+                match &sink {
+                    Sink::Stdout => String::new(),
+                    Sink::File(p) => format!(" to {}", p.display()),
+                }
+            );
+        }
+        if let Some(sig) = signal {
+            eprintln!(
+                "interrupted ({}): {} of {} jobs not run; finish with the same command plus --resume{}",
+                signals::name(sig),
+                jobs.len() - new_rows.len(),
+                jobs.len(),
+                if options.out.is_none() {
+                    format!(" --out {}", out_name.display())
+                } else {
+                    String::new()
+                }
+            );
+            return Ok(signals::exit_status(sig));
+        }
+        Ok(0)
+    }
+}
+
+/// Runs `bench run`: [`prepare`], then [`Prepared::execute`].
+pub fn run(options: RunOptions) -> anyhow::Result<i32> {
+    prepare(options)?.execute()
+}

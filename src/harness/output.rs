@@ -1,0 +1,165 @@
+//! The results file of a run, opened once and locked for the whole run: a second `bench run` on
+//! the same `--out` is refused at once (naming the process that holds it) instead of
+//! interleaving rows. The lock is `flock(2)` on the CSV itself, so it goes away with the process
+//! however it ends and leaves no lock file behind.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::meta::{Meta, sidecar_path};
+
+/// The exit status of a run (or `bench solve`) that could not write its output: `EX_IOERR`
+/// from sysexits.h, distinct from 1 (rejected input) and 130/143 (interrupted).
+pub const EXIT_WRITE_ERROR: i32 = 74;
+
+/// A failed write to an output; the CLI maps it to [`EXIT_WRITE_ERROR`].
+#[derive(Debug, Error)]
+#[error("cannot write {}: {error}", path.display())]
+pub struct WriteError {
+    /// The output (`-` for stdout).
+    pub path: PathBuf,
+    /// What the operating system said.
+    pub error: io::Error,
+}
+
+/// Why the results file cannot be opened.
+#[derive(Debug, Error)]
+pub enum OpenError {
+    /// Another process holds the lock.
+    #[error(
+        "--out {}: in use by another bench run ({holder}); wait for it to finish, or choose \
+         another --out",
+        path.display()
+    )]
+    InUse {
+        /// The file.
+        path: PathBuf,
+        /// Who holds it, as far as the sidecar tells.
+        holder: String,
+    },
+    /// The file exists and `--resume` was not given.
+    #[error(
+        "--out {}: already exists; pass --resume to continue that run, or choose another file",
+        path.display()
+    )]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Opening or reading failed.
+    #[error("--out {}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        error: io::Error,
+    },
+}
+
+/// The locked results file: the open file and, when resuming, what it held.
+#[derive(Debug)]
+pub struct LockedOutput {
+    /// The file, open for reading and writing, locked until dropped.
+    pub file: File,
+    /// Its content when it was opened (empty for a new file).
+    pub existing: Vec<u8>,
+}
+
+/// Tries to take the exclusive lock of `file` without waiting; `Ok(false)` if it is held.
+fn try_lock(file: &File) -> io::Result<bool> {
+    // SAFETY: flock(2) on a descriptor we own.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    if e.kind() == io::ErrorKind::WouldBlock {
+        Ok(false)
+    } else {
+        Err(e)
+    }
+}
+
+/// Who holds `path`, from the last session of its sidecar.
+fn holder(path: &Path) -> String {
+    let session = Meta::read(&sidecar_path(path))
+        .ok()
+        .and_then(|m| m.sessions.last().cloned());
+    match session {
+        Some(s) if s.pid.is_some() => format!(
+            "pid {}{}, started {}: {}",
+            s.pid.unwrap_or_default(),
+            s.hostname.map_or(String::new(), |h| format!(" on {h}")),
+            s.start_time,
+            s.command_line.join(" ")
+        ),
+        _ => "a process that has not written its metadata yet".into(),
+    }
+}
+
+/// Opens and locks the results file: a new file (refused if it exists), or with `resume` the
+/// existing one (created if missing) with its content.
+pub fn open(path: &Path, resume: bool) -> Result<LockedOutput, OpenError> {
+    let io_err = |error| OpenError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let in_use = || OpenError::InUse {
+        path: path.to_path_buf(),
+        holder: holder(path),
+    };
+    let mut options = OpenOptions::new();
+    options.read(true).write(true);
+    let file = if resume {
+        options.create(true).open(path)
+    } else {
+        match options.create_new(true).open(path) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let file = File::open(path).map_err(io_err)?;
+                return Err(if try_lock(&file).map_err(io_err)? {
+                    OpenError::Exists {
+                        path: path.to_path_buf(),
+                    }
+                } else {
+                    in_use()
+                });
+            }
+            other => other,
+        }
+    }
+    .map_err(io_err)?;
+    if !try_lock(&file).map_err(io_err)? {
+        return Err(in_use());
+    }
+    let mut existing = Vec::new();
+    (&file).read_to_end(&mut existing).map_err(io_err)?;
+    Ok(LockedOutput { file, existing })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_open_is_refused_while_the_first_holds_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let first = open(&path, false).unwrap();
+        assert!(first.existing.is_empty());
+        for resume in [false, true] {
+            let e = open(&path, resume).unwrap_err();
+            assert!(matches!(e, OpenError::InUse { .. }), "{e}");
+            assert!(e.to_string().contains("in use"), "{e}");
+        }
+        drop(first);
+        assert!(matches!(
+            open(&path, false).unwrap_err(),
+            OpenError::Exists { .. }
+        ));
+        std::fs::write(&path, "x\n").unwrap();
+        assert_eq!(open(&path, true).unwrap().existing, b"x\n");
+    }
+}
