@@ -26,7 +26,7 @@ use crate::board::{Board, BoardError, Goal, Move, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::input::{self, InputError, MAX_INPUT_BYTES};
 use crate::instances;
-use crate::search::{self, Algorithm, Limits, SolveError, SolveReport, Status};
+use crate::search::{self, Algorithm, IterationCount, Limits, SolveError, SolveReport, Status};
 
 /// The message of every rejection, the original task's text (kept for compatibility).
 pub const REJECTION_MESSAGE: &str = "Некорректный формат входных данных";
@@ -435,6 +435,9 @@ struct JsonSolution {
     peak_stored_nodes: u64,
     initial_h: Option<u32>,
     iterations: Option<u32>,
+    /// IDA*: bound, expanded, generated (root included) and completeness of every iteration.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    per_iteration: Vec<IterationCount>,
     search_ms: f64,
     setup_ms: f64,
 }
@@ -464,6 +467,7 @@ impl JsonSolution {
             peak_stored_nodes: report.stats.stored_peak,
             initial_h: report.initial_h,
             iterations: report.stats.iterations,
+            per_iteration: report.per_iteration.clone(),
             search_ms: millis(report.search_time),
             setup_ms: millis(report.setup_time),
         }

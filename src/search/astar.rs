@@ -425,5 +425,6 @@ fn run_with<P: Packed, H: Heuristic, Q: OpenList, S: MemoStore<H>>(
         status,
         moves,
         stats,
+        per_iteration: Vec::new(),
     }
 }

@@ -163,6 +163,7 @@ fn run_with<P: Packed>(geometry: &Geometry, start: &Tiles, limits: &Limits) -> R
         status: status.unwrap_or(Status::NodeLimit),
         moves,
         stats,
+        per_iteration: Vec::new(),
     }
 }
 
