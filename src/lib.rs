@@ -10,6 +10,7 @@
 //! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.
 //! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, CSV rows, metadata.
 //! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
+//! - [`predict`]: IDA* tree-size prediction (KRE, CDP, stratified sampling), brute-force trees.
 //! - [`report`]: aggregate tables and SVG plots from results CSVs.
 //! - [`cli`]: the `bench` command line.
 #![warn(missing_docs)]
@@ -22,6 +23,7 @@ pub mod harness;
 pub mod heuristic;
 pub mod input;
 pub mod instances;
+pub mod predict;
 pub mod report;
 pub mod search;
 

@@ -116,3 +116,51 @@ fn bad_arguments_are_reported() {
         .code(1)
         .stderr(predicate::str::contains("expected ROWSxCOLS"));
 }
+
+/// `bench solve` with a pattern database from the cache directory `dir`.
+fn solve_with_pdb(dir: &std::path::Path) -> assert_cmd::assert::Assert {
+    bench()
+        .args([
+            "solve",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb:1,2,3,4/5,6,7,8",
+        ])
+        .args(["--goal", "blank-last", "--pdb-dir"])
+        .arg(dir)
+        .write_stdin("1 2 3\n4 5 6\n0 7 8\n")
+        .assert()
+}
+
+#[test]
+fn solve_says_when_it_rebuilds_a_corrupt_cache_file_or_cannot_save_and_clears_stale_temporaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("3x3-blank-last-1-2-3-4.pdb");
+    solve_with_pdb(dir.path())
+        .success()
+        .stderr(predicate::str::contains("warning").not());
+    assert!(file.exists());
+    // A corrupt cache file is rebuilt, with a message.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    solve_with_pdb(dir.path()).success().stderr(
+        predicate::str::contains("checksum mismatch").and(predicate::str::contains("rebuilt")),
+    );
+    // A temporary file of a writer that died (no process has this pid) is removed by the next save.
+    let stale = dir
+        .path()
+        .join(".3x3-blank-last-1-2-3-4.pdb.tmp-999999999-ThreadId(1)");
+    std::fs::write(&stale, b"partial").unwrap();
+    std::fs::remove_file(&file).unwrap();
+    solve_with_pdb(dir.path()).success();
+    assert!(!stale.exists(), "stale temporary file left");
+    // A cache directory that cannot be written: solved anyway, with a warning.
+    let blocked = dir.path().join("not-a-dir");
+    std::fs::write(&blocked, b"").unwrap();
+    solve_with_pdb(&blocked)
+        .success()
+        .stderr(predicate::str::contains("could not be saved"));
+}

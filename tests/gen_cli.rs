@@ -217,7 +217,7 @@ fn bad_sizes_and_counts_are_clear_errors() {
             .code(1)
             .stdout("")
             .stderr(predicate::str::contains(format!(
-                "cannot generate {n} x {n} boards (--n / --rows / --cols): the board is {n} x {n}; both sides must be at least 2"
+                "cannot generate {n} x {n} boards (--size / --n / --rows / --cols): the board is {n} x {n}; both sides must be at least 2"
             )));
     }
     bench()
@@ -327,4 +327,26 @@ fn out_through_a_symlink_writes_the_target_in_place() {
         .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
         .collect();
     assert!(leftovers.is_empty());
+}
+
+#[test]
+fn size_n_and_rows_cols_are_one_vocabulary() {
+    let out = |args: &[&str]| {
+        bench()
+            .args(["gen", "--count", "3", "--seed", "5", "--out", "-"])
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let by_size = out(&["--size", "3x3"]);
+    assert!(!by_size.is_empty());
+    assert_eq!(by_size, out(&["--n", "3"]));
+    assert_eq!(by_size, out(&["--rows", "3", "--cols", "3"]));
+    bench()
+        .args(["gen", "--size", "3x3", "--n", "3", "--out", "-"])
+        .assert()
+        .code(2);
 }

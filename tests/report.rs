@@ -475,3 +475,15 @@ fn gen_run_report_end_to_end() {
     // Both optimal algorithms find the same mean length.
     assert_eq!(&rows[0][5], &rows[1][5]);
 }
+
+#[test]
+fn a_missing_file_is_reported_once() {
+    let out = bench()
+        .args(["report", "/nonexistent/r.csv"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+}

@@ -14,7 +14,7 @@ use assert_cmd::Command;
 use npuzzle::{Board, Goal, Move};
 use predicates::prelude::*;
 
-/// The results header as documented in the README (copied, not computed).
+/// The results header as documented in docs/results-schema.md (copied, not computed).
 const DOCUMENTED_HEADER: &str = "run_id,instance_file,instance_id,rows,cols,goal,scramble_moves,\
 algorithm,heuristic,repetition,status,moves,optimal,nodes_expanded,nodes_generated,\
 peak_stored_nodes,peak_heap_bytes,wall_ms,cpu_ms,setup_ms,initial_h,message,solution";

@@ -372,6 +372,33 @@ fn node_and_memory_limits_end_with_status_3() {
     );
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("memory limit"), "{stderr}");
+    // The vocabulary of `bench run`: --max-memory SIZE (--max-memory-mb is the old spelling).
+    let (code, _, stderr) = solve(
+        &[
+            "--goal",
+            "blank-first",
+            "--algo",
+            "astar",
+            "--max-memory",
+            "1MiB",
+        ],
+        KORF_1,
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("--max-memory 1.0 MiB"), "{stderr}");
+    let (code, _, stderr) = solve(
+        &[
+            "--goal",
+            "blank-first",
+            "--algo",
+            "bfs",
+            "--timeout",
+            "200ms",
+        ],
+        KORF_1,
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("timeout"), "{stderr}");
 }
 
 #[test]
@@ -672,4 +699,30 @@ fn help_lists_every_algorithm_and_heuristic() {
             e.name
         );
     }
+}
+
+#[test]
+fn a_failed_write_to_stdout_exits_74_not_the_rejected_input_status() {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
+        .args(["solve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"1 2 3\n4 5 6\n0 7 8\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(74), "{stderr}");
+    assert!(stderr.contains("cannot write <stdout>"), "{stderr}");
 }

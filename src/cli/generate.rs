@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use clap::Args;
 
+use super::flags::BoardSize;
 use crate::board::Goal;
 use crate::instances::{
     FileHeader, GenKind, GenSpec, Generator, InstanceWriter, Layout, read_detailed,
@@ -15,15 +16,9 @@ use crate::instances::{
 /// Arguments of `bench gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// Board side: an N x N board (same as --rows N --cols N).
-    #[arg(long = "n", value_name = "N", conflicts_with_all = ["rows", "cols"])]
-    pub n: Option<usize>,
-    /// Board rows (with --cols).
-    #[arg(long, value_name = "R", requires = "cols")]
-    pub rows: Option<usize>,
-    /// Board columns (with --rows).
-    #[arg(long, value_name = "C", requires = "rows")]
-    pub cols: Option<usize>,
+    /// The board size.
+    #[command(flatten)]
+    pub size: BoardSize,
     /// Number of instances.
     #[arg(long, value_name = "K", default_value_t = 100)]
     pub count: usize,
@@ -45,7 +40,7 @@ pub struct GenArgs {
     pub threads: Option<usize>,
     /// Convert an instance file (Korf's tsv, JSON matrices or our format) to the project's
     /// format instead of generating; keeps an `optimal` column if present.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["n", "rows", "cols", "seed", "moves"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "n", "rows", "cols", "seed", "moves"])]
     pub convert: Option<PathBuf>,
     /// With --convert: a citation of where the boards come from, recorded in the header.
     #[arg(long, value_name = "TEXT", requires = "convert")]
@@ -78,11 +73,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn generate(args: &GenArgs) -> anyhow::Result<i32> {
-    let (rows, cols) = match (args.n, args.rows, args.cols) {
-        (Some(n), _, _) => (n, n),
-        (None, Some(r), Some(c)) => (r, c),
-        _ => bail!("give the board size with --n N or --rows R --cols C"),
-    };
+    let (rows, cols) = args.size.get_or(None)?;
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
@@ -93,7 +84,7 @@ fn generate(args: &GenArgs) -> anyhow::Result<i32> {
     let goal = args.goal.unwrap_or_default();
     let mut spec =
         GenSpec::new(rows, cols, goal, kind, args.seed.unwrap_or(0)).with_context(|| {
-            format!("cannot generate {rows} x {cols} boards (--n / --rows / --cols)")
+            format!("cannot generate {rows} x {cols} boards (--size / --n / --rows / --cols)")
         })?;
     if args.seed.is_none() {
         // A fresh seed from the OS; 32 bits keep it readable in file names.

@@ -1,8 +1,10 @@
 //! The `bench` command line: argument definitions (clap derive) and one module per subcommand.
 
+mod flags;
 mod generate;
 mod merge;
 mod pdb;
+mod predict;
 mod report;
 mod run;
 mod solve;
@@ -38,6 +40,8 @@ pub enum Command {
     Pdb(pdb::PdbCommand),
     /// Tables and plots from results CSVs.
     Report(report::ReportArgs),
+    /// Predict IDA*'s nodes per iteration and heuristic (KRE, CDP, stratified sampling).
+    Predict(predict::PredictArgs),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -53,6 +57,7 @@ pub fn main() -> i32 {
         Command::Merge(args) => merge::run(args),
         Command::Pdb(cmd) => pdb::run(cmd),
         Command::Report(args) => report::run(args),
+        Command::Predict(args) => predict::run(args),
     };
     match result {
         Ok(code) => code,

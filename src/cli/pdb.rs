@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
+use super::flags::BoardSize;
 use crate::board::Goal;
 use crate::geometry::Geometry;
 use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
@@ -30,9 +31,9 @@ pub struct PdbArgs {
     /// like pdb:1,2,3/4,5,6.
     #[arg(default_value = "pdb")]
     pub spec: String,
-    /// Board size ROWSxCOLS.
-    #[arg(long, default_value = "4x4")]
-    pub size: String,
+    /// The board size [default: 4x4].
+    #[command(flatten)]
+    pub size: BoardSize,
     /// Goal layout: blank-last or blank-first (Korf's instances use blank-first).
     #[arg(long, default_value = "blank-last")]
     pub goal: Goal,
@@ -41,27 +42,17 @@ pub struct PdbArgs {
     pub force: bool,
 }
 
-fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
-    let (r, c) = s
-        .split_once(['x', 'X'])
-        .with_context(|| format!("--size \"{s}\": expected ROWSxCOLS, e.g. 4x4"))?;
-    let r: usize = r
-        .trim()
-        .parse()
-        .with_context(|| format!("--size \"{s}\": rows \"{r}\" is not a number"))?;
-    let c: usize = c
-        .trim()
-        .parse()
-        .with_context(|| format!("--size \"{s}\": columns \"{c}\" is not a number"))?;
+fn board_size(size: &BoardSize) -> anyhow::Result<(usize, usize)> {
+    let (r, c) = size.get_or(Some((4, 4)))?;
     if r < 2 || c < 2 || r * c > 64 {
-        bail!("--size {s}: pattern databases need at least 2 x 2 and at most 64 cells");
+        bail!("--size {r}x{c}: pattern databases need at least 2 x 2 and at most 64 cells");
     }
     Ok((r, c))
 }
 
 /// The board, partition and cache directory of the arguments.
 fn resolve(args: &PdbArgs) -> anyhow::Result<(Geometry, PdbSpec, Vec<TableKey>)> {
-    let (rows, cols) = parse_size(&args.size)?;
+    let (rows, cols) = board_size(&args.size)?;
     let spec: PdbSpec = args.spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
     let g = Geometry::new(rows, cols, args.goal);
     let groups = spec.groups(&g)?;

@@ -2,36 +2,15 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 
+use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
 use crate::board::Goal;
 use crate::harness::engine::{self, RunOptions};
-use crate::harness::limits;
 use crate::harness::plan::Shard;
 use crate::heuristic::HeuristicKind;
 use crate::search::Algorithm;
-
-/// A duration limit, `none` for unlimited.
-#[derive(Debug, Clone, Copy)]
-pub struct DurationLimit(Option<Duration>);
-
-fn parse_duration_limit(s: &str) -> Result<DurationLimit, String> {
-    limits::parse_duration(s)
-        .map(DurationLimit)
-        .map_err(|e| e.to_string())
-}
-
-/// A size limit, `none` for unlimited.
-#[derive(Debug, Clone, Copy)]
-pub struct SizeLimit(Option<u64>);
-
-fn parse_size_limit(s: &str) -> Result<SizeLimit, String> {
-    limits::parse_optional_size(s)
-        .map(SizeLimit)
-        .map_err(|e| e.to_string())
-}
 
 /// Arguments of `bench run`.
 #[derive(Debug, Args)]

@@ -1,12 +1,13 @@
 //! `bench solve`: one board in, its solution out, in the original task's format.
 //!
-//! Exit statuses (documented in README.md, "bench solve"):
+//! Exit statuses (documented in docs/cli.md, "bench solve"):
 //! - 0: solved; the solution is on stdout.
 //! - 1: the input was rejected (malformed, unsolvable, too large for the exact solvers): one
 //!   JSON object `{"message": "Некорректный формат входных данных", "detail": "..."}` on stdout.
 //! - 2: usage error (bad option, unreadable FILE, heuristic not available for this size): stderr.
-//! - 3: the search stopped at a limit (`--timeout`, `--max-nodes`, `--max-memory-mb`): stderr.
+//! - 3: the search stopped at a limit (`--timeout`, `--max-nodes`, `--max-memory`): stderr.
 //! - 4: internal error (a solver returned a solution that does not replay): stderr.
+//! - 74: the solution could not be written to stdout (e.g. a full disk): stderr.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -14,6 +15,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+
+use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
+use crate::harness::limits::format_bytes;
+use crate::harness::output::WriteError;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -21,7 +26,7 @@ use crate::board::{Board, BoardError, Goal, Move, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::input::{self, InputError, MAX_INPUT_BYTES};
 use crate::instances;
-use crate::search::{self, Algorithm, Limits, SolveError, SolveReport, Status};
+use crate::search::{self, Algorithm, IterationCount, Limits, SolveError, SolveReport, Status};
 
 /// The message of every rejection, the original task's text (kept for compatibility).
 pub const REJECTION_MESSAGE: &str = "Некорректный формат входных данных";
@@ -69,14 +74,18 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Stop the search after this many seconds (fractions allowed); exit status 3.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub timeout: Option<Duration>,
+    /// Stop the search after this long: 60s, 500ms, 2m, a number of seconds, or none; exit
+    /// status 3.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration_limit, allow_negative_numbers = true)]
+    pub timeout: Option<DurationLimit>,
     /// Stop the search after this many generated nodes; exit status 3.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
-    /// Stop the search before its tables exceed this many MiB; exit status 3.
-    #[arg(long, value_name = "MIB")]
+    /// Stop the search before its tables exceed this size: 64MiB, 2GiB, or none; exit status 3.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_limit, conflicts_with = "max_memory_mb")]
+    pub max_memory: Option<SizeLimit>,
+    /// The old spelling of --max-memory, in MiB.
+    #[arg(long, value_name = "MIB", hide = true)]
     pub max_memory_mb: Option<u64>,
     /// Print every board even when the solution is very long (by default such output is
     /// refused in favour of --short or --format json).
@@ -102,16 +111,6 @@ fn heuristic_help() -> String {
          algorithms (bfs, bibfs, dijkstra, approx) ignore it.\n\n{}",
         crate::heuristic::heuristic_help()
     )
-}
-
-/// Parses a non-negative, finite number of seconds.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("\"{s}\" is not a number of seconds"))?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| format!("{s} is not a valid timeout: expected a finite number >= 0"))
 }
 
 /// A rejected input: what `bench solve` prints as its JSON rejection.
@@ -220,9 +219,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let plan = Plan::choose(&board, args.algo);
     let heuristic = args.heuristic.clone().unwrap_or(DEFAULT_HEURISTIC);
     let mut limits = Limits {
-        timeout: args.timeout,
+        timeout: args.timeout.and_then(|t| t.0),
         max_nodes: args.max_nodes,
-        max_memory_bytes: args.max_memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
+        max_memory_bytes: max_memory_bytes(&args),
         cancel: None,
     };
     if args.algo.is_none() && plan == Plan::Only(Algorithm::Approx) {
@@ -234,7 +233,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let mut algorithm = match plan {
         Plan::Only(a) => a,
         Plan::ExactThenApprox => {
-            limits.timeout = Some(args.timeout.unwrap_or(DEFAULT_EXACT_BUDGET));
+            limits.timeout = Some(limits.timeout.unwrap_or(DEFAULT_EXACT_BUDGET));
             DEFAULT_EXACT
         }
     };
@@ -312,9 +311,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         }
     };
     match written.and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(e).context("writing the solution to stdout")
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(WriteError {
+            path: "<stdout>".into(),
+            error,
         }
+        .into()),
         _ => Ok(EXIT_OK),
     }
 }
@@ -391,6 +392,14 @@ fn write_stdout(s: &str) -> anyhow::Result<()> {
     }
 }
 
+/// The memory limit in bytes, from --max-memory or its old spelling --max-memory-mb.
+fn max_memory_bytes(args: &SolveArgs) -> Option<u64> {
+    match (args.max_memory, args.max_memory_mb) {
+        (Some(m), _) => m.0,
+        (None, mb) => mb.map(|mb| mb.saturating_mul(1 << 20)),
+    }
+}
+
 /// What to say when the search stopped without a solution: the limit actually reached and
 /// the flag that changes it. `default_budget`: the limits were those of the exact attempt
 /// made without `--algo` (its timeout is [`DEFAULT_EXACT_BUDGET`] unless `--timeout` is given).
@@ -409,14 +418,14 @@ fn limit_message(
         spent.push_str(&format!("; every solution has at least {b} moves"));
     }
     match status {
-        Status::Timeout => match args.timeout {
+        Status::Timeout => match args.timeout.and_then(|t| t.0) {
             Some(t) => format!(
                 "timeout: no solution within --timeout {} s (stopped {spent})",
                 t.as_secs_f64()
             ),
             None if default_budget => format!(
                 "no solution within the default exact-search budget of {} s (stopped {spent}; \
-                 --timeout SECONDS sets the budget, --algo {DEFAULT_EXACT} searches without one)",
+                 --timeout DURATION sets the budget, --algo {DEFAULT_EXACT} searches without one)",
                 DEFAULT_EXACT_BUDGET.as_secs_f64()
             ),
             None => format!("timeout (stopped {spent})"),
@@ -426,9 +435,8 @@ fn limit_message(
             args.max_nodes.unwrap_or(0)
         ),
         Status::MemoryLimit => format!(
-            "memory limit: the search would need more than --max-memory-mb {} MiB (stopped \
-             {spent})",
-            args.max_memory_mb.unwrap_or(0)
+            "memory limit: the search would need more than --max-memory {} (stopped {spent})",
+            format_bytes(max_memory_bytes(args).unwrap_or(0))
         ),
         Status::DepthLimit => format!(
             "depth cap: the search reached paths of {} moves, the longest its nodes can store; \
@@ -510,6 +518,9 @@ struct JsonSolution {
     peak_stored_nodes: u64,
     initial_h: Option<u32>,
     iterations: Option<u32>,
+    /// IDA*: bound, expanded, generated (root included) and completeness of every iteration.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    per_iteration: Vec<IterationCount>,
     search_ms: f64,
     setup_ms: f64,
 }
@@ -539,6 +550,7 @@ impl JsonSolution {
             peak_stored_nodes: report.stats.stored_peak,
             initial_h: report.initial_h,
             iterations: report.stats.iterations,
+            per_iteration: report.per_iteration.clone(),
             search_ms: millis(report.search_time),
             setup_ms: millis(report.setup_time),
         }
@@ -555,13 +567,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seconds() {
-        assert_eq!(parse_seconds("0.2"), Ok(Duration::from_millis(200)));
-        assert_eq!(parse_seconds("3"), Ok(Duration::from_secs(3)));
-        assert!(parse_seconds("-1").is_err());
-        assert!(parse_seconds("nan").is_err());
-        assert!(parse_seconds("inf").is_err());
-        assert!(parse_seconds("x").is_err());
+    fn timeout_takes_the_old_plain_seconds_and_durations() {
+        let t = |s: &str| parse_duration_limit(s).map(|d| d.0);
+        assert_eq!(t("0.2"), Ok(Some(Duration::from_millis(200))));
+        assert_eq!(t("3"), Ok(Some(Duration::from_secs(3))));
+        assert_eq!(t("2m"), Ok(Some(Duration::from_secs(120))));
+        assert_eq!(t("none"), Ok(None));
+        for bad in ["-1", "nan", "inf", "x"] {
+            assert!(t(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

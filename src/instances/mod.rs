@@ -2,8 +2,8 @@
 //!
 //! Three layouts are read by [`read_instance_file`] (detected from the file's first lines):
 //!
-//! - **The project's own format** (what `bench gen` writes; see the README section "bench gen
-//!   and instance files"): `#` header lines starting with `# npuzzle-instances 1` that record
+//! - **The project's own format** (what `bench gen` writes; see
+//!   docs/instance-format.md): `#` header lines starting with `# npuzzle-instances 1` that record
 //!   the board size, goal, generator and seed, then a tab-separated table whose column header
 //!   starts with `id` and ends with `tiles` (row-major, space-separated, 0 = blank).
 //! - **Korf's tsv layout** (`../shared/data/korf100.tsv`, `korf24.tsv`): no header block, just

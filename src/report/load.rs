@@ -17,7 +17,7 @@ pub enum LoadError {
     #[error("no results CSV given")]
     NoFiles,
     /// The file cannot be opened or read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Io {
         /// The file.
         path: PathBuf,

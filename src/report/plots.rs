@@ -394,3 +394,44 @@ pub fn write_plots(
     }
     Ok((written, skipped))
 }
+
+/// One log-y line chart of named (x, y) series into `dir/file`, in the style of the report's
+/// figures (for other subcommands, e.g. `bench predict`). Non-positive y values are dropped.
+pub fn log_line_chart(
+    dir: &Path,
+    file: &str,
+    title: String,
+    x_desc: &str,
+    y_desc: &str,
+    series: Vec<(String, Vec<(f64, f64)>)>,
+) -> Result<PathBuf, PlotError> {
+    std::fs::create_dir_all(dir).map_err(|e| PlotError {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let fig = Figure {
+        file,
+        title,
+        x_desc,
+        y_desc,
+        x_log: false,
+        y_log: true,
+        x_fmt: |x| format!("{x:.0}"),
+        y_fmt: fmt_sci,
+        legend: || SeriesLabelPosition::UpperLeft,
+        steps: false,
+        headroom: true,
+        series: series
+            .into_iter()
+            .map(|(name, points)| Series {
+                name,
+                points: points
+                    .into_iter()
+                    .filter(|p| p.1 > 0.0 && p.1.is_finite())
+                    .collect(),
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect(),
+    };
+    draw(dir, &fig)
+}

@@ -444,5 +444,6 @@ fn run_with<C: Capacity, P: Packed<C>, H: Heuristic<C>, Q: OpenList, S: MemoStor
         status,
         moves,
         stats,
+        per_iteration: Vec::new(),
     }
 }

@@ -130,5 +130,6 @@ fn run_with<C: Capacity, P: Packed<C>>(
         status: status.unwrap_or(Status::NodeLimit),
         moves,
         stats,
+        per_iteration: Vec::new(),
     }
 }

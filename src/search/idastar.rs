@@ -12,7 +12,9 @@ use crate::heuristic::{Built, Heuristic, LargeBuilt};
 use crate::{with_heuristic, with_large_heuristic};
 
 use super::duplicates::MoveAutomaton;
-use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
+use super::{
+    Budget, IterationCount, Limits, RawOutcome, SearchStats, Status, moves_between_blanks,
+};
 
 /// The mutable state of one IDA* run on a board of capacity `C`.
 pub(super) struct Ida<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
@@ -224,10 +226,19 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
     ida.bound = ida.f(0, h0);
     let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
+    let mut per_iteration = Vec::new();
     let status = loop {
         iterations += 1;
         ida.next_bound = u32::MAX;
-        if ida.probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0) {
+        let (expanded0, generated0) = (ida.expanded, ida.generated);
+        let done = ida.probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
+        per_iteration.push(IterationCount {
+            bound: ida.bound,
+            expanded: ida.expanded - expanded0,
+            generated: ida.generated - generated0 + 1,
+            complete: !done,
+        });
+        if done {
             break ida.stopped.unwrap_or(Status::Solved);
         }
         if ida.next_bound == u32::MAX {
@@ -248,6 +259,7 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
     RawOutcome {
         status,
         moves,
+        per_iteration,
         stats: SearchStats {
             expanded: ida.expanded,
             generated: ida.generated,

@@ -318,6 +318,7 @@ where
     RawOutcome {
         status,
         moves,
+        per_iteration: Vec::new(),
         stats: SearchStats {
             expanded: driver.expanded + expanded,
             generated: driver.generated + generated,

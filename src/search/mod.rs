@@ -45,7 +45,7 @@ pub use limits::{Limits, MAX_STORED_DEPTH, Status};
 pub use registry::{
     ALGORITHMS, Algorithm, AlgorithmEntry, Form, Weight, algorithm_help, algorithm_names,
 };
-pub use stats::{SearchStats, thread_cpu_time};
+pub use stats::{IterationCount, SearchStats, thread_cpu_time};
 
 /// The result of one [`solve`] call.
 #[derive(Debug, Clone)]
@@ -57,6 +57,8 @@ pub struct SolveReport {
     pub moves: Option<Vec<Move>>,
     /// The search's counters.
     pub stats: SearchStats,
+    /// IDA*'s counts per iteration (empty for the other algorithms).
+    pub per_iteration: Vec<IterationCount>,
     /// The heuristic's estimate of the start board (`None` for blind searches).
     pub initial_h: Option<u32>,
     /// Whether the algorithm guarantees a shortest solution.
@@ -105,6 +107,7 @@ pub(crate) struct RawOutcome {
     pub status: Status,
     pub moves: Option<Vec<Move>>,
     pub stats: SearchStats,
+    pub per_iteration: Vec<IterationCount>,
 }
 
 /// The moves along a path given by the blank's cells, root first.
@@ -188,6 +191,7 @@ pub fn solve(
         status: raw.status,
         moves: raw.moves,
         stats: raw.stats,
+        per_iteration: raw.per_iteration,
         initial_h,
         optimal: algorithm.is_optimal(),
         search_time,
@@ -333,6 +337,7 @@ fn solve_approx(board: &Board, goal: Goal) -> Result<SolveReport, SolveError> {
             memory_bytes: solution.stats.move_bytes as u64,
             ..SearchStats::default()
         },
+        per_iteration: Vec::new(),
         initial_h: None,
         optimal: false,
         search_time: solution.stats.solve_time,

@@ -24,6 +24,21 @@ pub struct SearchStats {
     pub lower_bound: Option<u32>,
 }
 
+/// One IDA* iteration's counts (`bench solve --format json`, validation of `bench predict`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct IterationCount {
+    /// The iteration's cost bound.
+    pub bound: u32,
+    /// Nodes expanded in the iteration.
+    pub expanded: u64,
+    /// Nodes generated in the iteration, its root included (so over a run the sum exceeds
+    /// [`SearchStats::generated`], which counts the root once, by the iterations minus one).
+    pub generated: u64,
+    /// Whether the iteration ran to its end (the last one stops at the first solution or a
+    /// limit).
+    pub complete: bool,
+}
+
 /// CPU time consumed by the calling thread (`None` where the platform cannot tell).
 pub fn thread_cpu_time() -> Option<Duration> {
     let mut ts = libc::timespec {

@@ -106,8 +106,24 @@ pub fn table(key: &TableKey) -> Arc<Table> {
         let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
         reg.entry(key.clone()).or_default().clone()
     };
-    slot.get_or_init(|| Arc::new(obtain(key, cache_dir(), false)))
-        .clone()
+    slot.get_or_init(|| {
+        let dir = cache_dir();
+        let t = obtain(key, dir.clone(), false);
+        // Said once per database and process: a rebuilt cache file, or one that cannot be kept.
+        if let Some(reason) = &t.rejected {
+            eprintln!("warning: pattern database cache: {reason}; rebuilt it");
+        }
+        if let (Some(dir), Origin::BuiltOnly(reason)) = (&dir, &t.origin) {
+            eprintln!(
+                "warning: pattern database {} could not be saved in {} ({reason}); it will be \
+                 built again next time (--pdb-dir or $NPUZZLE_PDB_DIR choose another directory)",
+                store::file_name(key),
+                dir.display()
+            );
+        }
+        Arc::new(t)
+    })
+    .clone()
 }
 
 /// Loads `key` from `dir` (if any) or builds it; with `force`, always builds (and stores).

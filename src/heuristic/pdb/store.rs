@@ -139,6 +139,7 @@ pub fn save(dir: &Path, key: &TableKey, data: &[u8]) -> Result<PathBuf, StoreErr
         source,
     };
     fs::create_dir_all(dir).map_err(io_err)?;
+    remove_stale_temporaries(dir, key);
     let head = header(key, data.len() as u64);
     let crc = checksum(&head, data);
     let tmp = dir.join(format!(
@@ -160,6 +161,34 @@ pub fn save(dir: &Path, key: &TableKey, data: &[u8]) -> Result<PathBuf, StoreErr
         return Err(io_err(e));
     }
     Ok(path)
+}
+
+/// Removes the temporary files of `key` left in `dir` by writers that died mid-write (killed,
+/// out of memory): `.<name>.tmp-<pid>-...` whose process no longer exists.
+fn remove_stale_temporaries(dir: &Path, key: &TableKey) {
+    let prefix = format!(".{}.tmp-", file_name(key));
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        if pid > 0 && !process_exists(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id exists (on this host).
+fn process_exists(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks whether the process exists.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    alive || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// A zeroed buffer of `len` bytes for a table; on Linux its 2 MB-aligned interior is marked

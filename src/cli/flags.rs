@@ -1,0 +1,120 @@
+//! The flags that mean the same in every subcommand: `--timeout DURATION`, `--max-memory SIZE`
+//! (parsed by [`crate::harness::limits`], the one parser of durations and sizes), `--max-nodes N`
+//! and the board size `--size RxC` / `--n N` / `--rows R --cols C`.
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use crate::harness::limits;
+
+/// A duration limit, `none` for unlimited.
+#[derive(Debug, Clone, Copy)]
+pub struct DurationLimit(pub Option<Duration>);
+
+/// Parses `--timeout`: `60s`, `500ms`, `2m`, a plain number of seconds, or `none`.
+pub fn parse_duration_limit(s: &str) -> Result<DurationLimit, String> {
+    limits::parse_duration(s)
+        .map(DurationLimit)
+        .map_err(|e| e.to_string())
+}
+
+/// A size limit, `none` for unlimited.
+#[derive(Debug, Clone, Copy)]
+pub struct SizeLimit(pub Option<u64>);
+
+/// Parses `--max-memory`: `64MiB`, `2GiB`, `500MB`, a plain number of bytes, or `none`.
+pub fn parse_size_limit(s: &str) -> Result<SizeLimit, String> {
+    limits::parse_optional_size(s)
+        .map(SizeLimit)
+        .map_err(|e| e.to_string())
+}
+
+/// The board size, spelled `--size RxC`, `--n N` (square) or `--rows R --cols C`.
+#[derive(Debug, Clone, Args)]
+pub struct BoardSize {
+    /// Board size ROWSxCOLS, e.g. 4x4 or 3x5 (or --n N, or --rows R --cols C).
+    #[arg(long, value_name = "RxC", conflicts_with_all = ["n", "rows", "cols"])]
+    pub size: Option<String>,
+    /// A square board of N x N (same as --size NxN).
+    #[arg(long, value_name = "N", conflicts_with_all = ["rows", "cols"])]
+    pub n: Option<usize>,
+    /// Board rows (with --cols).
+    #[arg(long, value_name = "R", requires = "cols")]
+    pub rows: Option<usize>,
+    /// Board columns (with --rows).
+    #[arg(long, value_name = "C", requires = "rows")]
+    pub cols: Option<usize>,
+}
+
+/// Parses `RxC` (`4x4`, `3X5`).
+pub fn parse_rxc(s: &str) -> anyhow::Result<(usize, usize)> {
+    let (r, c) = s
+        .split_once(['x', 'X'])
+        .with_context(|| format!("--size \"{s}\": expected ROWSxCOLS, e.g. 4x4"))?;
+    let r: usize = r
+        .trim()
+        .parse()
+        .with_context(|| format!("--size \"{s}\": rows \"{r}\" is not a number"))?;
+    let c: usize = c
+        .trim()
+        .parse()
+        .with_context(|| format!("--size \"{s}\": columns \"{c}\" is not a number"))?;
+    Ok((r, c))
+}
+
+impl BoardSize {
+    /// The size given, if any.
+    pub fn get(&self) -> anyhow::Result<Option<(usize, usize)>> {
+        Ok(match (&self.size, self.n, self.rows, self.cols) {
+            (Some(s), ..) => Some(parse_rxc(s)?),
+            (None, Some(n), ..) => Some((n, n)),
+            (None, None, Some(r), Some(c)) => Some((r, c)),
+            _ => None,
+        })
+    }
+
+    /// The size given, else `default`, else an error saying how to give it.
+    pub fn get_or(&self, default: Option<(usize, usize)>) -> anyhow::Result<(usize, usize)> {
+        match self.get()?.or(default) {
+            Some(size) => Ok(size),
+            None => bail!("give the board size with --size RxC, --n N or --rows R --cols C"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_of_a_size_means_the_same() {
+        let size = |size: Option<&str>, n, rows, cols| BoardSize {
+            size: size.map(str::to_string),
+            n,
+            rows,
+            cols,
+        };
+        assert_eq!(
+            size(Some("3x5"), None, None, None).get().unwrap(),
+            Some((3, 5))
+        );
+        assert_eq!(
+            size(None, None, Some(3), Some(5)).get().unwrap(),
+            Some((3, 5))
+        );
+        assert_eq!(
+            size(Some("4X4"), None, None, None).get().unwrap(),
+            Some((4, 4))
+        );
+        assert_eq!(size(None, Some(4), None, None).get().unwrap(), Some((4, 4)));
+        assert_eq!(
+            size(None, None, None, None).get_or(Some((4, 4))).unwrap(),
+            (4, 4)
+        );
+        let e = size(Some("3y3"), None, None, None).get().unwrap_err();
+        assert!(e.to_string().contains("expected ROWSxCOLS"), "{e}");
+        assert!(size(None, None, None, None).get_or(None).is_err());
+    }
+}

@@ -1,0 +1,378 @@
+//! `bench predict`: how many nodes IDA* will need, without running it.
+//!
+//! Three methods from the literature, each in its own module:
+//! - [`kre`]: Korf, Reid & Edelkamp's formula for random start states, from the brute-force
+//!   tree ([`tree`]) and the heuristic's distribution per blank cell ([`profile`]);
+//! - [`cdp`]: Zahavi et al.'s conditional distributions, for one start state;
+//! - [`ss`]: Lelis, Zilles & Holte's stratified sampling of the real tree, for one start
+//!   state (usually the most accurate per instance).
+//!
+//! [`predict`] runs the methods asked for over heuristics x prunings and returns tidy rows;
+//! the CLI (`src/cli/predict.rs`) writes them as CSV, a table and a figure.
+//!
+//! Counting conventions follow IDA*'s own (`search::idastar`): an iteration with bound `d`
+//! expands the nodes with `g + h <= d` whose ancestors all were (the goal is not expanded),
+//! and generates their children; the prediction for one iteration counts its root too, the
+//! total through an iteration counts the root once, as IDA*'s run total does.
+
+pub mod cdp;
+pub mod kre;
+pub mod profile;
+pub mod ss;
+pub mod tree;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::board::Goal;
+use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use crate::heuristic::{HeuristicError, HeuristicKind, build};
+pub use profile::Profile;
+pub use tree::{Pruning, TreeCounts, branching_factor};
+
+/// A prediction method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Korf, Reid & Edelkamp's formula.
+    Kre,
+    /// Conditional distribution prediction.
+    Cdp,
+    /// Stratified sampling.
+    Ss,
+}
+
+impl Method {
+    /// The name in outputs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Kre => "kre",
+            Method::Cdp => "cdp",
+            Method::Ss => "ss",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "kre" => Ok(Method::Kre),
+            "cdp" => Ok(Method::Cdp),
+            "ss" => Ok(Method::Ss),
+            other => Err(format!(
+                "unknown method \"{other}\", expected kre, cdp or ss"
+            )),
+        }
+    }
+}
+
+/// One start state to predict for.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The instance's id.
+    pub id: String,
+    /// The position.
+    pub tiles: Tiles,
+    /// Its optimal solution length, if known: the bound of IDA*'s last iteration.
+    pub optimal: Option<u32>,
+}
+
+/// What to predict.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// The goal layout.
+    pub goal: Goal,
+    /// The heuristics; the first is the reference of the relative table.
+    pub heuristics: Vec<HeuristicKind>,
+    /// The methods.
+    pub methods: Vec<Method>,
+    /// The trees: plain IDA* and/or `idastar-fsm`.
+    pub prunings: Vec<Pruning>,
+    /// The bounds for random start states (and for instances without a known optimal length);
+    /// `None`: from the mean Manhattan distance (see [`default_bounds`]).
+    pub bounds: Option<(u32, u32)>,
+    /// Start states for the per-instance methods.
+    pub targets: Vec<Target>,
+    /// Random positions per blank cell for sampled distributions.
+    pub samples_per_cell: usize,
+    /// Stratified-sampling probes per instance.
+    pub probes: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// CDP: levels of the real tree walked before the prediction takes over.
+    pub cdp_exact_depth: u32,
+}
+
+/// Whether a row is one iteration or the total through it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The iteration with that bound alone.
+    Iteration,
+    /// Every iteration from the start's estimate through that bound (root counted once).
+    Total,
+}
+
+impl Scope {
+    /// `iteration` or `total`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Iteration => "iteration",
+            Scope::Total => "total",
+        }
+    }
+}
+
+/// One prediction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The heuristic's name.
+    pub heuristic: String,
+    /// The tree.
+    pub pruning: Pruning,
+    /// The method.
+    pub method: Method,
+    /// The instance, `None` for random start states.
+    pub instance_id: Option<String>,
+    /// The cost bound.
+    pub bound: u32,
+    /// One iteration or the total through it.
+    pub scope: Scope,
+    /// Nodes expanded.
+    pub expanded: f64,
+    /// Nodes generated.
+    pub generated: f64,
+    /// Standard error of `generated` (sampling of the distribution or probes), if known.
+    pub generated_se: Option<f64>,
+}
+
+/// Facts about the heuristics and trees beside the rows.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Per heuristic: name, whether its distribution is exact, positions profiled, mean estimate.
+    pub profiles: Vec<(String, bool, f64, f64)>,
+    /// Per pruning, the asymptotic branching factor.
+    pub branching: Vec<(Pruning, f64)>,
+    /// The bounds used for random start states.
+    pub bounds: (u32, u32),
+    /// What was not predicted and why.
+    pub notes: Vec<String>,
+}
+
+/// Why a prediction cannot be made.
+#[derive(Debug, Error)]
+pub enum PredictError {
+    /// The board is too large for the exact searches' position.
+    #[error("{rows} x {cols}: predictions take boards of at most {MAX_EXACT_CELLS} cells")]
+    TooLarge {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// A heuristic cannot be built.
+    #[error(transparent)]
+    Heuristic(#[from] HeuristicError),
+    /// Empty bound range.
+    #[error("--bounds {0}..{1}: the first bound must not exceed the second")]
+    Bounds(u32, u32),
+}
+
+/// The default bounds for random start states: from the mean Manhattan distance to 1.6 times
+/// it. Optimal lengths of random boards lie around 1.3-1.6 times the mean Manhattan distance
+/// (3 x 3: 22.0 / 14.0; 4 x 4: 52.6 / 37.3; 5 x 5 (Korf's 50): 100.8 / 76.7), so this covers
+/// them with room on both sides.
+pub fn default_bounds(geometry: &Geometry) -> (u32, u32) {
+    // E|x - y| for x uniform on 0..n and y fixed, averaged over y: (n^2 - 1) / (3 n).
+    let axis = |n: usize| (n * n - 1) as f64 / (3.0 * n as f64);
+    let md = (geometry.cells - 1) as f64 * (axis(geometry.rows) + axis(geometry.cols));
+    (md.floor() as u32, (1.6 * md).ceil() as u32)
+}
+
+/// Runs the request; `progress` hears a line per finished step.
+pub fn predict(
+    req: &Request,
+    mut progress: impl FnMut(&str),
+) -> Result<(Vec<Row>, Summary), PredictError> {
+    if req.rows * req.cols > MAX_EXACT_CELLS {
+        return Err(PredictError::TooLarge {
+            rows: req.rows,
+            cols: req.cols,
+        });
+    }
+    let geometry = Geometry::new(req.rows, req.cols, req.goal);
+    let bounds = req.bounds.unwrap_or_else(|| default_bounds(&geometry));
+    if bounds.0 > bounds.1 {
+        return Err(PredictError::Bounds(bounds.0, bounds.1));
+    }
+    let random_bounds: Vec<u32> = (bounds.0..=bounds.1).collect();
+    let max_optimal = req
+        .targets
+        .iter()
+        .filter_map(|t| t.optimal)
+        .max()
+        .unwrap_or(0);
+    let depth = bounds.1.max(max_optimal) as usize + 1;
+    let mut summary = Summary {
+        profiles: Vec::new(),
+        branching: Vec::new(),
+        bounds,
+        notes: Vec::new(),
+    };
+    let mut rows = Vec::new();
+    let mut trees: HashMap<(Pruning, Option<usize>), TreeCounts> = HashMap::new();
+    for &pruning in &req.prunings {
+        let b = branching_factor(&geometry, pruning, 2000);
+        progress(&format!(
+            "{} tree: asymptotic branching factor {b:.5}",
+            pruning.name()
+        ));
+        summary.branching.push((pruning, b));
+        trees.insert(
+            (pruning, None),
+            TreeCounts::uniform(&geometry, pruning, depth),
+        );
+    }
+    let needs_profile = req
+        .methods
+        .iter()
+        .any(|m| matches!(m, Method::Kre | Method::Cdp));
+    for kind in &req.heuristics {
+        let name = kind.name();
+        let built = build(kind, &geometry)?;
+        let profile =
+            needs_profile.then(|| Profile::new(&geometry, &built, req.samples_per_cell, req.seed));
+        if let Some(p) = &profile {
+            let n: f64 = p.states.iter().sum();
+            summary.profiles.push((name.clone(), p.exact, n, p.mean()));
+            progress(&format!(
+                "{name}: distribution {} over {n} positions, mean {:.3}",
+                if p.exact { "exact" } else { "sampled" },
+                p.mean()
+            ));
+        }
+        // Iteration bounds of an instance: from its estimate to its optimal length (or the
+        // last of --bounds), every second one when every move changes h by an odd amount.
+        let iteration_bounds = |h0: u32, last: u32| -> Vec<u32> {
+            let odd = profile.as_ref().is_none_or(|p| p.odd_steps);
+            (h0..=last.max(h0))
+                .step_by(if odd { 2 } else { 1 })
+                .collect()
+        };
+        for &pruning in &req.prunings {
+            for &method in &req.methods {
+                if method == Method::Kre {
+                    let p = profile.as_ref().expect("profiled for KRE");
+                    for e in kre::kre(&trees[&(pruning, None)], p, &random_bounds) {
+                        rows.push(Row {
+                            heuristic: name.clone(),
+                            pruning,
+                            method,
+                            instance_id: None,
+                            bound: e.bound,
+                            scope: Scope::Iteration,
+                            expanded: e.expanded,
+                            generated: e.generated,
+                            generated_se: Some(e.generated_se),
+                        });
+                    }
+                }
+                if method == Method::Cdp && pruning == Pruning::Automaton {
+                    summary.notes.push(format!(
+                        "cdp models the move back only: no cdp rows for {name} on the fsm tree (use kre or ss)"
+                    ));
+                    continue;
+                }
+                for t in &req.targets {
+                    let h0 = built.estimate(&geometry, &t.tiles);
+                    let last = t.optimal.unwrap_or(bounds.1);
+                    let its = iteration_bounds(h0, last);
+                    let estimates: Vec<(u32, f64, f64, Option<f64>)> = match method {
+                        Method::Kre => {
+                            let cell = geometry.blank_of(&t.tiles);
+                            let tree = trees.entry((pruning, Some(cell))).or_insert_with(|| {
+                                TreeCounts::from_cell(&geometry, pruning, cell, depth)
+                            });
+                            kre::kre(tree, profile.as_ref().expect("profiled"), &its)
+                                .into_iter()
+                                .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
+                                .collect()
+                        }
+                        Method::Cdp => cdp::cdp(
+                            &geometry,
+                            &built,
+                            profile.as_ref().expect("profiled"),
+                            &t.tiles,
+                            &its,
+                            req.cdp_exact_depth,
+                        )
+                        .into_iter()
+                        .map(|e| (e.bound, e.expanded, e.generated, None))
+                        .collect(),
+                        Method::Ss => {
+                            let seed = req.seed ^ hash_id(&t.id);
+                            let all = ss::stratified_sampling(
+                                &geometry, &built, &t.tiles, pruning, last, req.probes, seed,
+                            );
+                            all.into_iter()
+                                .filter(|e| its.contains(&e.bound))
+                                .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
+                                .collect()
+                        }
+                    };
+                    let row = |bound, scope, expanded, generated, se| Row {
+                        heuristic: name.clone(),
+                        pruning,
+                        method,
+                        instance_id: Some(t.id.clone()),
+                        bound,
+                        scope,
+                        expanded,
+                        generated,
+                        generated_se: se,
+                    };
+                    for &(b, e, g, se) in &estimates {
+                        rows.push(row(b, Scope::Iteration, e, g, se));
+                    }
+                    if let Some(opt) = t.optimal {
+                        let expanded: f64 = estimates.iter().map(|e| e.1).sum();
+                        let generated = 1.0 + estimates.iter().map(|e| e.2 - 1.0).sum::<f64>();
+                        let se = estimates
+                            .iter()
+                            .map(|e| e.3.map(|s| s * s))
+                            .sum::<Option<f64>>()
+                            .map(f64::sqrt);
+                        rows.push(row(opt, Scope::Total, expanded, generated, se));
+                    }
+                }
+                if !req.targets.is_empty() {
+                    progress(&format!(
+                        "{name} {} {method}: {} instances",
+                        pruning.name(),
+                        req.targets.len()
+                    ));
+                }
+            }
+        }
+    }
+    Ok((rows, summary))
+}
+
+/// A stable per-instance seed offset (FNV-1a of the id).
+fn hash_id(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
