@@ -405,6 +405,15 @@ fn sci(x: f64) -> String {
     }
 }
 
+/// A ratio to the reference column: three decimals, or three significant digits when small.
+fn ratio(x: f64) -> String {
+    if (0.01..1e4).contains(&x) {
+        format!("{x:.3}x")
+    } else {
+        format!("{x:.2e}x")
+    }
+}
+
 fn print_tables(req: &Request, summary: &Summary, rows: &[Row]) {
     let mut out = String::new();
     out.push_str(&format!("{} x {}, goal {}\n", req.rows, req.cols, req.goal));
@@ -452,7 +461,7 @@ fn print_tables(req: &Request, summary: &Summary, rows: &[Row]) {
             let base = get(&cols[0].0, cols[0].1);
             for (i, (h, p)) in cols.iter().enumerate() {
                 let cell = match (get(h, *p), base) {
-                    (Some(v), Some(b0)) if i > 0 => format!("{} ({:.3}x)", sci(v), v / b0),
+                    (Some(v), Some(b0)) if i > 0 => format!("{} ({})", sci(v), ratio(v / b0)),
                     (Some(v), _) => sci(v),
                     _ => "-".into(),
                 };

@@ -15,7 +15,7 @@ use super::limits::{self, format_bytes};
 use super::meta::{self, InstanceFileMeta, LimitsMeta, Meta, Session};
 use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
-use super::record::{self, Row, RowWriter};
+use super::record::{self, JobStatus, Row, RowWriter};
 use super::runner::{self, Interrupt, JobLimits, Outcome, RunContext};
 use super::{signals, summary};
 use crate::board::Goal;
@@ -576,9 +576,9 @@ impl Prepared {
                 return Ok(());
             };
             writer.write(&row)?;
-            match row.status.as_str() {
-                "solved" => solved += 1,
-                "error" => {
+            match row.status {
+                JobStatus::Solved => solved += 1,
+                JobStatus::Error => {
                     errors += 1;
                     note(
                         &pb,

@@ -7,6 +7,8 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use crate::search::Status;
 use thiserror::Error;
 
 /// The schema version of the CSV and its metadata sidecar.
@@ -39,6 +41,75 @@ pub const HEADER: [&str; 23] = [
     "solution",
 ];
 
+/// How a job ended, as the `status` column spells it: the search's own [`Status`] (a
+/// cancelled search writes no row) or `error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobStatus {
+    /// Solved (and the solution replayed).
+    Solved,
+    /// The timeout ran out.
+    Timeout,
+    /// The node budget ran out.
+    NodeLimit,
+    /// The memory budget ran out.
+    MemoryLimit,
+    /// The job failed (see the `message` column).
+    Error,
+}
+
+impl JobStatus {
+    /// Every status, in the documented order.
+    pub const ALL: [JobStatus; 5] = [
+        JobStatus::Solved,
+        JobStatus::Timeout,
+        JobStatus::NodeLimit,
+        JobStatus::MemoryLimit,
+        JobStatus::Error,
+    ];
+
+    /// The spelling in the CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobStatus::Solved => "solved",
+            JobStatus::Timeout => "timeout",
+            JobStatus::NodeLimit => "node-limit",
+            JobStatus::MemoryLimit => "memory-limit",
+            JobStatus::Error => "error",
+        }
+    }
+
+    /// The status of a search that ended with `status`; `None` for a cancelled one.
+    pub fn of_search(status: Status) -> Option<JobStatus> {
+        match status {
+            Status::Solved => Some(JobStatus::Solved),
+            Status::Timeout => Some(JobStatus::Timeout),
+            Status::NodeLimit => Some(JobStatus::NodeLimit),
+            Status::MemoryLimit => Some(JobStatus::MemoryLimit),
+            Status::Cancelled => None,
+        }
+    }
+
+    /// Whether a limit stopped the job.
+    pub fn is_limit(self) -> bool {
+        matches!(
+            self,
+            JobStatus::Timeout | JobStatus::NodeLimit | JobStatus::MemoryLimit
+        )
+    }
+}
+
+impl std::str::FromStr for JobStatus {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<JobStatus, String> {
+        JobStatus::ALL
+            .into_iter()
+            .find(|j| j.name() == s)
+            .ok_or_else(|| format!("unknown status \"{s}\""))
+    }
+}
+
 /// One job's result. `None` is written as an empty cell (not applicable).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -62,8 +133,8 @@ pub struct Row {
     pub heuristic: String,
     /// The repetition, 1-based.
     pub repetition: u32,
-    /// solved, timeout, node-limit, memory-limit or error.
-    pub status: String,
+    /// How the job ended.
+    pub status: JobStatus,
     /// Solution length, when solved.
     pub moves: Option<usize>,
     /// Whether the algorithm guarantees a shortest solution.
@@ -193,11 +264,8 @@ pub fn read_results(path: &Path, allow_torn: bool) -> Result<ResultsFile, Record
     parse_results(path, &text, allow_torn)
 }
 
-/// The statuses a row may have.
-pub const STATUSES: [&str; 5] = ["solved", "timeout", "node-limit", "memory-limit", "error"];
-
 /// Parses the bytes of a results file (see [`read_results`]); besides the header and every
-/// cell's type it checks that each status is known and that no job key appears twice.
+/// cell's type (a status is a [`JobStatus`]) it checks that no job key appears twice.
 pub fn parse_results(
     path: &Path,
     text: &[u8],
@@ -270,16 +338,6 @@ pub fn parse_results(
             };
             row_err(line, what)
         })?;
-        if !STATUSES.contains(&row.status.as_str()) {
-            return Err(row_err(
-                line,
-                format!(
-                    "column status: unknown status \"{}\" (expected one of {})",
-                    row.status,
-                    STATUSES.join(", ")
-                ),
-            ));
-        }
         if let Some(first) = first_line.insert(row.key(), line) {
             return Err(row_err(
                 line,
@@ -381,7 +439,7 @@ mod tests {
             algorithm: "astar".into(),
             heuristic: "manhattan".into(),
             repetition: 1,
-            status: "solved".into(),
+            status: JobStatus::Solved,
             moves: Some(4),
             optimal: Some(true),
             nodes_expanded: Some(5),

@@ -17,7 +17,7 @@ use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_c
 
 use super::alloc;
 use super::plan::{InstanceSource, Job};
-use super::record::Row;
+use super::record::{JobStatus, Row};
 
 /// Stops a run: raised by Ctrl-C, it raises the cancel flag of every running job and keeps
 /// new jobs from starting.
@@ -201,7 +201,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
         algorithm: job.algorithm.name().to_string(),
         heuristic: job.heuristic.name(),
         repetition: job.repetition,
-        status: String::new(),
+        status: JobStatus::Error,
         moves: None,
         optimal: None,
         nodes_expanded: None,
@@ -222,16 +222,15 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
                 Status::Cancelled if ctx.interrupt.is_interrupted() => return Outcome::Cancelled,
                 s => s,
             };
-            if status == Status::Cancelled {
-                row.status = "error".into();
-                row.message = Some("internal error: the search stopped without a reason".into());
-            } else {
-                row.status = status.name().into();
+            if let Some(status) = JobStatus::of_search(status) {
+                row.status = status;
                 if let Some(b) = report.stats.lower_bound {
                     row.message = Some(format!(
                         "every solution has at least {b} moves (IDA* bounds below {b} searched)"
                     ));
                 }
+            } else {
+                row.message = Some("internal error: the search stopped without a reason".into());
             }
             row.optimal = Some(report.optimal);
             if job.algorithm.is_search() {
@@ -253,13 +252,11 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
             }
         }
         Ok(Err(e)) => {
-            row.status = "error".into();
             row.message = Some(e.to_string());
         }
         Err(payload) => {
             let at = PANIC_AT.with(|p| p.borrow_mut().take());
             let msg = panic_message(payload.as_ref());
-            row.status = "error".into();
             row.message = Some(match at {
                 Some(at) => format!("panic at {at}: {msg}"),
                 None => format!("panic: {msg}"),
@@ -398,7 +395,7 @@ mod tests {
             panic!("no row")
         };
         // Blank at (2,0) with 7 8 to its right: two moves right, by hand.
-        assert_eq!(row.status, "solved");
+        assert_eq!(row.status, JobStatus::Solved);
         assert_eq!(row.moves, Some(2));
         assert_eq!(row.solution.as_deref(), Some("RR"));
         assert_eq!(row.scramble_moves, Some(2));
@@ -413,7 +410,7 @@ mod tests {
         let Outcome::Row(row) = execute(&ctx, &job(1, Algorithm::Astar), &panicking) else {
             panic!("no row")
         };
-        assert_eq!(row.status, "error");
+        assert_eq!(row.status, JobStatus::Error);
         let msg = row.message.unwrap();
         assert!(
             msg.contains("boom 42") && msg.contains("runner.rs"),
@@ -434,7 +431,7 @@ mod tests {
         let mut statuses = Vec::new();
         run_all(&ctx, &jobs, 2, &flaky, |o| {
             if let Outcome::Row(r) = o {
-                statuses.push(r.status.clone());
+                statuses.push(r.status.name().to_string());
             }
             Ok::<(), ()>(())
         })

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::limits::format_bytes;
-use super::record::Row;
+use super::record::{JobStatus, Row};
 
 /// The statistics of one (algorithm, heuristic) group.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +72,10 @@ pub fn summarize<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Vec<GroupSummar
     groups
         .into_iter()
         .map(|((algorithm, heuristic), rows)| {
-            let solved: Vec<&&Row> = rows.iter().filter(|r| r.status == "solved").collect();
+            let solved: Vec<&&Row> = rows
+                .iter()
+                .filter(|r| r.status == JobStatus::Solved)
+                .collect();
             let mut moves: Vec<f64> = solved
                 .iter()
                 .filter_map(|r| r.moves)
@@ -97,13 +100,8 @@ pub fn summarize<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Vec<GroupSummar
                 median_wall_ms: median(&mut wall),
                 total_wall_ms: rows.iter().map(|r| r.wall_ms).sum(),
                 peak_heap_bytes: rows.iter().filter_map(|r| r.peak_heap_bytes).max(),
-                limits_hit: rows
-                    .iter()
-                    .filter(|r| {
-                        matches!(r.status.as_str(), "timeout" | "node-limit" | "memory-limit")
-                    })
-                    .count(),
-                errors: rows.iter().filter(|r| r.status == "error").count(),
+                limits_hit: rows.iter().filter(|r| r.status.is_limit()).count(),
+                errors: rows.iter().filter(|r| r.status == JobStatus::Error).count(),
             }
         })
         .collect()
@@ -201,7 +199,7 @@ mod tests {
             algorithm: alg.into(),
             heuristic: "manhattan".into(),
             repetition: 1,
-            status: status.into(),
+            status: status.parse().unwrap(),
             moves,
             optimal: Some(true),
             nodes_expanded: Some(expanded),
