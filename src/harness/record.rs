@@ -54,17 +54,20 @@ pub enum JobStatus {
     NodeLimit,
     /// The memory budget ran out.
     MemoryLimit,
+    /// Stopped at the deepest path the search can represent (`search::MAX_STORED_DEPTH`).
+    DepthLimit,
     /// The job failed (see the `message` column).
     Error,
 }
 
 impl JobStatus {
     /// Every status, in the documented order.
-    pub const ALL: [JobStatus; 5] = [
+    pub const ALL: [JobStatus; 6] = [
         JobStatus::Solved,
         JobStatus::Timeout,
         JobStatus::NodeLimit,
         JobStatus::MemoryLimit,
+        JobStatus::DepthLimit,
         JobStatus::Error,
     ];
 
@@ -75,6 +78,7 @@ impl JobStatus {
             JobStatus::Timeout => "timeout",
             JobStatus::NodeLimit => "node-limit",
             JobStatus::MemoryLimit => "memory-limit",
+            JobStatus::DepthLimit => "depth-limit",
             JobStatus::Error => "error",
         }
     }
@@ -86,6 +90,7 @@ impl JobStatus {
             Status::Timeout => Some(JobStatus::Timeout),
             Status::NodeLimit => Some(JobStatus::NodeLimit),
             Status::MemoryLimit => Some(JobStatus::MemoryLimit),
+            Status::DepthLimit => Some(JobStatus::DepthLimit),
             Status::Cancelled => None,
         }
     }
@@ -94,7 +99,10 @@ impl JobStatus {
     pub fn is_limit(self) -> bool {
         matches!(
             self,
-            JobStatus::Timeout | JobStatus::NodeLimit | JobStatus::MemoryLimit
+            JobStatus::Timeout
+                | JobStatus::NodeLimit
+                | JobStatus::MemoryLimit
+                | JobStatus::DepthLimit
         )
     }
 }
