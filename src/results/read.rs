@@ -125,8 +125,8 @@ pub enum ReadError {
         path: PathBuf,
         /// Its line.
         line: u64,
-        /// The job.
-        key: JobKey,
+        /// The job (boxed: errors stay small).
+        key: Box<JobKey>,
         /// The file of the first row.
         first_path: PathBuf,
         /// Its line.
@@ -167,7 +167,7 @@ pub fn check_unique<'a>(files: impl IntoIterator<Item = &'a ResultsFile>) -> Res
                 return Err(ReadError::Duplicate {
                     path: f.path.clone(),
                     line: *line,
-                    key: row.key(),
+                    key: Box::new(row.key()),
                     first_path: first_path.to_path_buf(),
                     first_line,
                 });
@@ -230,7 +230,7 @@ pub fn parse(path: &Path, text: &[u8]) -> Result<ResultsFile, ReadError> {
             return Err(ReadError::Duplicate {
                 path: path.to_path_buf(),
                 line,
-                key: row.key(),
+                key: Box::new(row.key()),
                 first_path: path.to_path_buf(),
                 first_line: first,
             });
