@@ -9,6 +9,7 @@
 //! - [`input`]: reading one board from JSON or plain text, with precise errors.
 //! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.
 //! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, CSV rows, metadata.
+//! - [`external`]: external solvers in the original task's protocol, isolated and measured.
 //! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
 //! - [`predict`]: IDA* tree-size prediction (KRE, CDP, stratified sampling), brute-force trees.
 //! - [`report`]: aggregate tables and SVG plots from results CSVs.
@@ -18,6 +19,7 @@
 pub mod approx;
 pub mod board;
 pub mod cli;
+pub mod external;
 pub mod geometry;
 pub mod harness;
 pub mod heuristic;
