@@ -215,3 +215,41 @@ fn a_solver_that_allocates_without_bound_is_stopped_at_the_memory_limit() {
         );
     }
 }
+
+/// The example solver of docs/external-solvers.md, extracted from the page.
+fn documented_solver(dir: &Path) -> String {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/external-solvers.md"
+    ))
+    .unwrap();
+    let start = doc
+        .find("```python\n")
+        .expect("the page has a python block")
+        + 10;
+    let len = doc[start..].find("```").unwrap();
+    let path = dir.join("solver.py");
+    std::fs::write(&path, &doc[start..start + len]).unwrap();
+    format!("python3 {}", path.display())
+}
+
+#[test]
+fn the_documented_example_solver_speaks_the_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = documented_solver(dir.path());
+    // Boards a few moves from the goal (blank-last) on 3 x 3 and 2 x 3: solutions that replay.
+    let walks: [(usize, usize, &str); 3] = [(3, 3, "UULDRDLUR"), (3, 3, "LLUURD"), (2, 3, "ULLDR")];
+    for (rows, cols, walk) in walks {
+        let mut b = Board::solved(rows, cols, Goal::BlankLast);
+        b.apply_all(&npuzzle::board::moves_from_str(walk).unwrap())
+            .unwrap();
+        let o = run(&cmd, &b, &limits());
+        match o.verdict {
+            Verdict::Solved { moves, .. } => assert!(moves.len() <= walk.len(), "{walk}"),
+            v => panic!("{walk}: {v:?} ({})", o.measured.stderr_tail),
+        }
+    }
+    let unsolvable = Board::new(2, 3, vec![2, 1, 3, 4, 5, 0]).unwrap();
+    let o = run(&cmd, &unsolvable, &limits());
+    assert!(matches!(o.verdict, Verdict::Rejected(_)), "{:?}", o.verdict);
+}
