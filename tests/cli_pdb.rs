@@ -248,7 +248,13 @@ fn build_with_instances_prepares_exactly_what_a_run_loads() {
         .arg(&cache)
         .args(["run", "--instances"])
         .arg(&last)
-        .args(["--heuristics", "pdb:1,2,3/4,5,6,7,8", "--quiet", "--out", "-"])
+        .args([
+            "--heuristics",
+            "pdb:1,2,3/4,5,6,7,8",
+            "--quiet",
+            "--out",
+            "-",
+        ])
         .assert()
         .success();
     assert_ne!(snapshot(&cache), before);

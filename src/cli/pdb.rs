@@ -79,9 +79,8 @@ struct Target {
 /// The partitions and boards of the arguments: SPEC on --size, or every pattern-database
 /// heuristic of --heuristics on every board size and goal of --instances (each database once).
 fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
-    let spec_arg = || -> anyhow::Result<PdbSpec> {
-        args.spec.parse().map_err(|e: String| anyhow::anyhow!(e))
-    };
+    let spec_arg =
+        || -> anyhow::Result<PdbSpec> { args.spec.parse().map_err(|e: String| anyhow::anyhow!(e)) };
     if args.instances.is_empty() {
         let (rows, cols) = board_size(&args.size)?;
         let g = Geometry::new(rows, cols, args.goal.unwrap_or(Goal::BlankLast));
@@ -166,7 +165,9 @@ pub fn run(cmd: PdbCommand) -> anyhow::Result<i32> {
 
 fn cache_text(dir: &Option<PathBuf>) -> String {
     dir.as_ref()
-        .map_or("none (NPUZZLE_PDB_DIR=off)".into(), |d| d.display().to_string())
+        .map_or("none (NPUZZLE_PDB_DIR=off)".into(), |d| {
+            d.display().to_string()
+        })
 }
 
 fn build(args: &PdbArgs) -> anyhow::Result<i32> {
