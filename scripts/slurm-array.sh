@@ -176,6 +176,25 @@ submit() {
         global=(--pdb-dir "$pdb_dir")
     fi
 
+    local pdb_args=()
+    if [ -n "$uses_pdb" ]; then
+        pdb_args=(--instances "${files[@]}" --heuristics "$heuristics")
+        local i
+        for ((i = 0; i < ${#args[@]}; i++)); do
+            case "${args[i]}" in
+            --goal) pdb_args+=(--goal "${args[i + 1]}") ;;
+            --goal=*) pdb_args+=("${args[i]}") ;;
+            esac
+        done
+    fi
+
+    # The shards' pattern databases exist for the files' boards (no table is built here).
+    if [ ${#pdb_args[@]} -gt 0 ]; then
+        local msg
+        msg=$("$bench" "${global[@]}" pdb info "${pdb_args[@]}" 2>&1 >/dev/null) \
+            || die "the pattern databases of this run cannot be made: ${msg#error: }"
+    fi
+
     # The experiment directory: new.
     mkdir -p "$outdir" || die "cannot create $outdir"
     outdir=$(realpath "$outdir")
@@ -190,18 +209,6 @@ submit() {
     if [ "$nodes" != "$host " ]; then
         for f in "$bench" "$outdir" "$PWD" ${pdb_dir:+"$pdb_dir"} "${files[@]}"; do
             ! local_path "$f" || warn "$f is on a filesystem local to $host (tmp or tmpfs): compute nodes usually cannot see it; use a shared filesystem (home, project or scratch)"
-        done
-    fi
-
-    local pdb_args=()
-    if [ -n "$uses_pdb" ]; then
-        pdb_args=(--instances "${files[@]}" --heuristics "$heuristics")
-        local i
-        for ((i = 0; i < ${#args[@]}; i++)); do
-            case "${args[i]}" in
-            --goal) pdb_args+=(--goal "${args[i + 1]}") ;;
-            --goal=*) pdb_args+=("${args[i]}") ;;
-            esac
         done
     fi
 
@@ -250,7 +257,7 @@ task() {
     *)  # Slurm gives MiB: per node, or per CPU.
         if [ -n "${SLURM_MEM_PER_NODE:-}" ]; then mib="$SLURM_MEM_PER_NODE"
         elif [ -n "${SLURM_MEM_PER_CPU:-}" ]; then mib=$((SLURM_MEM_PER_CPU * threads)); fi
-        [ -z "$mib" ] || extra+=(--max-memory "$((mib * 7 / 10 / threads))MiB") ;;
+        [ -z "$mib" ] || [ "$mib" -eq 0 ] || extra+=(--max-memory "$((mib * 7 / 10 / threads))MiB") ;;
     esac
     echo "shard $k/$N: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $threads threads${mib:+, $mib MiB}"
     # exec: bench itself receives Slurm's SIGTERM (scancel, time limit) and ends its session

@@ -111,9 +111,11 @@ grep -q "does not exist" <<<"$out" || fail "missing binary: unexpected message: 
 out=$("$ARRAY" submit 2 pre2 --instances nosuch.txt 2>&1) && fail "submit with a missing instance file succeeded"
 grep -q "nosuch.txt is not a readable file" <<<"$out" || fail "missing instances: unexpected message: $out"
 out=$("$ARRAY" submit 2 pre3 --instances walks.txt --out x.csv 2>&1) && fail "submit with --out succeeded"
+out=$("$ARRAY" submit 2 pre4 --instances small.txt --heuristics pdb:7-8 2>&1) && fail "submit with pdb:7-8 on 3 x 3 boards succeeded"
+grep -q "pdb:7-8 is not available for a 3 x 3 board" <<<"$out" || fail "pdb:7-8 on 3 x 3: unexpected message: $out"
 [ "$(squeue -h | wc -l)" -eq "$before" ] || fail "a refused submit queued jobs"
-[ ! -e pre2/experiment.env ] || fail "a refused submit wrote an experiment"
-say "ok: submit refuses a missing binary, a missing instance file, --out"
+[ ! -e pre2/experiment.env ] && [ ! -e pre4 ] || fail "a refused submit wrote an experiment"
+say "ok: submit refuses a missing binary, a missing instance file, --out, pattern databases the boards cannot have"
 
 # --- the time limit, submitted first: one shard of 40 x 4 s jobs under --time=1 ---
 SBATCH_ARGS="$SBATCH_ARGS --time=1" "$ARRAY" submit 1 timelimit --instances harder.txt \
