@@ -11,7 +11,8 @@
 #   - a shard that hits Slurm's --time limit ends `interrupted` with its rows kept, and the
 #     merge job names it;
 #   - with a pattern-database heuristic, the prepare job builds the tables once into the
-#     shared --pdb-dir and the shards only load them.
+#     shared --pdb-dir and the shards only load them; if it fails, the array is cancelled and
+#     the merge job says so; resubmit prepares again and completes.
 # Called by .ci/run after the cargo tests; takes about 100 s (the time-limit case waits for
 # Slurm's one-minute granularity). Stops the cluster again if it started it.
 # Environment: BENCH (default: target/test-opt/bench, built if needed), KEEP=1 keeps
@@ -180,6 +181,21 @@ grep -q "built, saved" pdb/logs/prepare.log || fail "pdb: the prepare job built 
 "$BENCH" --pdb-dir pdbcache run --instances small.txt --heuristics manhattan,pdb --seed 1 --quiet --out pdblocal.csv
 diff <(project pdblocal.csv) <(project pdb/merged.csv) >pdb.diff || fail "pdb: merged CSV differs from the local run: $(head pdb.diff)"
 say "ok: the prepare job built the pattern databases into --pdb-dir; 2 shards = local run"
+
+# A prepare job that fails (its instance file vanished after submit): the array is cancelled,
+# the merge job says why; resubmit runs the prepare job again, then the shards.
+cp small.txt vanishing.txt
+PREPARE_SBATCH_ARGS="--begin=now+2" "$ARRAY" submit 2 prepfail --instances vanishing.txt \
+    --heuristics pdb --pdb-dir pdbcache2 >/dev/null
+rm vanishing.txt
+wait_done prepfail
+grep -q "the prepare job did not succeed" prepfail/logs/merge.log || fail "prepfail: the merge log does not name the failed prepare job"
+grep -q "shard 2: missing" prepfail/logs/merge.log || fail "prepfail: the merge log does not name the shards that never ran"
+cp small.txt vanishing.txt
+"$ARRAY" resubmit prepfail >/dev/null
+wait_done prepfail
+[ "$(project prepfail/merged.csv key | wc -l)" -eq 8 ] || fail "prepfail: no complete merged.csv after resubmit"
+say "ok: a failed prepare job cancels the array and is named by the merge; resubmit prepares and completes"
 
 # --- the time limit ---
 wait_done timelimit
