@@ -88,7 +88,7 @@ local_path() {
     [ "$(stat -f -c %T "$1" 2>/dev/null)" = tmpfs ]
 }
 
-# write_sbatch_args: SB (the recorded SBATCH_ARGS plus the current ones) as an array.
+# sbatch_array: SB (the recorded SBATCH_ARGS plus the current ones) as an array.
 sbatch_array() { read -r -a SB <<<"${SBATCH_ARGS_RECORDED:-} ${SBATCH_ARGS:-}"; }
 
 submit_prepare() {
