@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use crate::harness::limits;
+use crate::heuristic::HeuristicKind;
 
 /// A duration limit, `none` for unlimited.
 #[derive(Debug, Clone, Copy)]
@@ -29,6 +30,32 @@ pub fn parse_size_limit(s: &str) -> Result<SizeLimit, String> {
     limits::parse_optional_size(s)
         .map(SizeLimit)
         .map_err(|e| e.to_string())
+}
+
+/// A `--heuristics LIST`: heuristic names separated by commas.
+#[derive(Debug, Clone)]
+pub struct HeuristicList(pub Vec<HeuristicKind>);
+
+/// Parses `--heuristics`: comma-separated names, where a pattern database's tile groups keep
+/// their own commas (`manhattan,pdb:1,2,3/4,5,6`): a piece starting with a digit continues the
+/// item before it (no heuristic name starts with one).
+pub fn parse_heuristic_list(s: &str) -> Result<HeuristicList, String> {
+    let mut names: Vec<String> = Vec::new();
+    for piece in s.split(',').map(str::trim) {
+        match names.last_mut() {
+            Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ if piece.is_empty() => return Err(format!("\"{s}\": an empty heuristic name")),
+            _ => names.push(piece.to_string()),
+        }
+    }
+    names
+        .iter()
+        .map(|n| n.parse())
+        .collect::<Result<_, _>>()
+        .map(HeuristicList)
 }
 
 /// The board size, spelled `--size RxC`, `--n N` (square) or `--rows R --cols C`.
@@ -87,6 +114,26 @@ impl BoardSize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heuristic_lists_keep_the_commas_of_tile_groups() {
+        let names = |s: &str| -> Vec<String> {
+            parse_heuristic_list(s)
+                .unwrap()
+                .0
+                .iter()
+                .map(HeuristicKind::name)
+                .collect()
+        };
+        assert_eq!(
+            names("manhattan,pdb:1,2,3/4,5,6,linear-conflict"),
+            ["manhattan", "pdb:1,2,3/4,5,6", "linear-conflict"]
+        );
+        assert_eq!(names("pdb:6-6-3,pdb"), ["pdb:6-6-3", "pdb"]);
+        assert!(parse_heuristic_list("manhattan,,pdb").is_err());
+        assert!(parse_heuristic_list("manhattan,2").is_err());
+        assert!(parse_heuristic_list("").is_err());
+    }
 
     #[test]
     fn every_spelling_of_a_size_means_the_same() {
