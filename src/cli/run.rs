@@ -5,11 +5,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
+use super::flags::{
+    DurationLimit, HeuristicList, SizeLimit, parse_duration_limit, parse_heuristic_list,
+    parse_size_limit,
+};
 use crate::board::Goal;
 use crate::harness::engine::{self, RunOptions};
 use crate::harness::plan::Shard;
-use crate::heuristic::HeuristicKind;
 use crate::search::Algorithm;
 
 /// Arguments of `bench run`.
@@ -31,14 +33,15 @@ pub struct RunArgs {
     pub algos: Vec<Algorithm>,
     /// Heuristics, comma-separated: none, misplaced, manhattan, linear-conflict,
     /// walking-distance, pdb, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:full or tile
-    /// groups like pdb:1,2,3/4,5,6 (blind algorithms run once with none).
+    /// groups like pdb:1,2,3/4,5,6 (a tile group keeps its commas; `;` separates too). Blind
+    /// algorithms run once with none.
     #[arg(
         long,
-        value_delimiter = ',',
         default_value = "manhattan",
-        value_name = "LIST"
+        value_name = "LIST",
+        value_parser = parse_heuristic_list
     )]
-    pub heuristics: Vec<HeuristicKind>,
+    pub heuristics: Vec<HeuristicList>,
     /// Goal layout for every file, overriding what the files say: blank-last or blank-first.
     #[arg(long)]
     pub goal: Option<Goal>,
@@ -93,7 +96,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         goal: args.goal,
         skip_invalid: args.skip_invalid,
         algorithms: args.algos,
-        heuristics: args.heuristics,
+        heuristics: args.heuristics.into_iter().flat_map(|l| l.0).collect(),
         repeat: args.repeat,
         shard: args.shard,
         seed: args.seed,
