@@ -6,12 +6,12 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::limits::{self, format_bytes};
+use super::limits;
 use super::meta::{self, InstanceFileMeta, LimitsMeta, Meta, Session};
 use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
@@ -21,6 +21,7 @@ use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::Algorithm;
+use crate::units::format_bytes;
 
 /// The directory `bench gen` writes to and `bench run` takes its default from.
 pub const INSTANCES_DIR: &str = "instances";
@@ -116,7 +117,6 @@ impl Sidecar {
 pub struct Prepared {
     options: RunOptions,
     sources: Vec<InstanceSource>,
-    pairs: Vec<(Algorithm, HeuristicKind)>,
     jobs: Vec<Job>,
     limits: JobLimits,
     threads: usize,
@@ -394,6 +394,31 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     // --- a resume continues the same experiment, or is refused (unless --force) ---
     let mut refusals = Vec::new();
     if let Some(old) = &previous_meta {
+        // Not even --force continues on an instance file whose content changed: the rows'
+        // instance ids would name other boards than the new rows'.
+        let changed: Vec<String> = meta
+            .instance_files
+            .iter()
+            .filter_map(|now| {
+                let then = old
+                    .instance_files
+                    .iter()
+                    .find(|f| f.path == now.path && f.sha256 != now.sha256)?;
+                Some(format!(
+                    "{} (sha256 {} then, {} now)",
+                    now.path, then.sha256, now.sha256
+                ))
+            })
+            .collect();
+        if !changed.is_empty() {
+            bail!(
+                "--resume: instance file {} changed since the run in {} started; its rows are \
+                 results on other boards, so the run cannot continue, not even with --force. \
+                 Restore the file, or start a new --out",
+                changed.join(", "),
+                out_name.display()
+            );
+        }
         refusals.extend(differences(old, &meta));
         meta.start_time = old.start_time.clone();
         meta.sessions = old.sessions.clone();
@@ -481,7 +506,9 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             job_limits
                 .max_nodes
                 .map_or("none".into(), |n| n.to_string()),
-            job_limits.max_memory.map_or("none".into(), format_bytes),
+            job_limits
+                .max_memory
+                .map_or("none".into(), |b| format_bytes(b as f64)),
             options
                 .shard
                 .map_or(String::new(), |s| format!(", shard {s}")),
@@ -497,7 +524,6 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     Ok(Prepared {
         options,
         sources,
-        pairs,
         jobs,
         limits: job_limits,
         threads,
@@ -520,10 +546,10 @@ impl Prepared {
     /// `interrupted`), 141 when the reader of stdout went away. A failed write is an error
     /// ([`WriteError`]).
     pub fn execute(self) -> anyhow::Result<i32> {
+        let started = Instant::now();
         let Prepared {
             options,
             sources,
-            pairs,
             jobs,
             limits,
             threads,
@@ -645,16 +671,12 @@ impl Prepared {
         ended?;
 
         if !options.quiet {
-            let mut all: Vec<&Row> = existing_rows.iter().chain(&new_rows).collect();
-            // Group in the order the pairs were given.
-            let rank = |r: &Row| {
-                pairs
-                    .iter()
-                    .position(|(a, h)| a.name() == r.algorithm && h.name() == r.heuristic)
-                    .unwrap_or(usize::MAX)
-            };
-            all.sort_by_key(|r| rank(r));
-            eprint!("\n{}", summary::render(&summary::summarize(all)));
+            let mut all = existing_rows;
+            all.extend(new_rows.iter().cloned());
+            eprint!(
+                "\n{}",
+                summary::render(&all, new_rows.len(), started.elapsed())
+            );
             eprintln!(
                 "{} row(s) written{}",
                 new_rows.len(),

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::board::{Board, Goal, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
+use crate::units::millis as ms;
 
 use super::alloc;
 use super::plan::{InstanceSource, Job};
@@ -143,11 +144,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         "(non-text panic payload)".to_string()
     }
-}
-
-fn ms(d: Duration) -> f64 {
-    // Microsecond resolution is plenty and keeps the CSV short.
-    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// Runs one job on the calling thread.
