@@ -222,7 +222,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         timeout: args.timeout.and_then(|t| t.0),
         max_nodes: args.max_nodes,
         max_memory_bytes: max_memory_bytes(&args),
-        cancel: None,
+        ..Limits::default()
     };
     if args.algo.is_none() && plan == Plan::Only(Algorithm::Approx) {
         eprintln!(

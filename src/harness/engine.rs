@@ -12,15 +12,15 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::limits;
-use super::meta::{self, InstanceFileMeta, LimitsMeta, Meta, Session};
+use super::meta::{self, InstanceFileMeta, Meta, Session};
 use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
-use super::runner::{self, Interrupt, JobEnd, JobLimits, RunContext};
+use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::{signals, summary};
 use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
 use crate::results::{self, Outcome, Row, RowWriter};
-use crate::search::Algorithm;
+use crate::search::{Algorithm, Limits};
 use crate::units::format_bytes;
 
 /// The directory `bench gen` writes to and `bench run` takes its default from.
@@ -118,7 +118,7 @@ pub struct Prepared {
     options: RunOptions,
     sources: Vec<InstanceSource>,
     jobs: Vec<Job>,
-    limits: JobLimits,
+    limits: Limits,
     threads: usize,
     run_id: String,
     sink: Sink,
@@ -179,11 +179,8 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
     );
     differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
     let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
-    differ(
-        "--timeout (ms)",
-        opt(old.limits.timeout_ms),
-        opt(new.limits.timeout_ms),
-    );
+    let ms = |l: &Limits| opt(l.timeout.map(|t| t.as_millis() as u64));
+    differ("--timeout (ms)", ms(&old.limits), ms(&new.limits));
     differ(
         "--max-nodes",
         opt(old.limits.max_nodes),
@@ -327,10 +324,11 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             None => Some(limits::default_max_memory(threads)),
         },
     };
-    let job_limits = JobLimits {
+    let job_limits = Limits {
         timeout: options.timeout,
         max_nodes: options.max_nodes,
-        max_memory,
+        max_memory_bytes: max_memory,
+        ..Limits::default()
     };
     let run_id = previous_meta
         .as_ref()
@@ -358,11 +356,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
         program: meta::Program::current(),
         command_line,
         threads,
-        limits: LimitsMeta {
-            timeout_ms: job_limits.timeout.map(|t| t.as_millis() as u64),
-            max_nodes: job_limits.max_nodes,
-            max_memory_bytes: job_limits.max_memory,
-        },
+        limits: job_limits.clone(),
         job_order_seed: seed,
         shard: options.shard.map(|s| s.to_string()),
         algorithms: options
@@ -507,7 +501,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
                 .max_nodes
                 .map_or("none".into(), |n| n.to_string()),
             job_limits
-                .max_memory
+                .max_memory_bytes
                 .map_or("none".into(), |b| format_bytes(b as f64)),
             options
                 .shard
