@@ -15,6 +15,7 @@
 //! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
 //! - [`predict`]: IDA* tree-size prediction (KRE, CDP, stratified sampling), brute-force trees.
 //! - [`report`]: aggregate tables and SVG plots from results CSVs.
+//! - [`units`]: how bytes and milliseconds are written.
 //! - [`cli`]: the `bench` command line.
 #![warn(missing_docs)]
 
@@ -32,6 +33,7 @@ pub mod predict;
 pub mod report;
 pub mod results;
 pub mod search;
+pub mod units;
 
 pub use board::{Board, BoardError, Goal, Move};
 pub use heuristic::HeuristicKind;

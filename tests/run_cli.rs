@@ -982,3 +982,75 @@ fn a_failed_write_is_reported_at_once_with_status_74_and_leaves_no_temporary_fil
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn resume_refuses_a_changed_instance_file_even_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p4.tsv", 4, 8, 3, 3);
+    let args = [
+        "--instances",
+        "p4.tsv",
+        "--threads",
+        "1",
+        "--out",
+        "r.csv",
+        "-q",
+    ];
+    run_in(d, &args).success();
+    let before = std::fs::read_to_string(d.join("r.csv")).unwrap();
+    // Same name, other boards.
+    write_walks(d, "p4.tsv", 4, 8, 3, 4);
+    let mut resume = args.to_vec();
+    resume.extend(["--resume", "--force"]);
+    run_in(d, &resume).code(1).stderr(
+        predicate::str::contains("instance file p4.tsv (sha256")
+            .and(predicate::str::contains("not even with --force")),
+    );
+    assert_eq!(std::fs::read_to_string(d.join("r.csv")).unwrap(), before);
+}
+
+#[test]
+fn a_pattern_database_with_tile_groups_is_one_heuristic_of_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p3.tsv", 3, 20, 4, 5);
+    run_in(
+        d,
+        &[
+            "--instances",
+            "p3.tsv",
+            "--algos",
+            "astar",
+            "--heuristics",
+            "manhattan,pdb:1,2,3,4/5,6,7,8",
+            "--threads",
+            "1",
+            "--out",
+            "g.csv",
+            "-q",
+        ],
+    )
+    .success();
+    let (_, rows) = read_csv(&d.join("g.csv"));
+    assert_eq!(rows.len(), 8);
+    let heuristics: BTreeSet<_> = rows.iter().map(|r| r["heuristic"].clone()).collect();
+    assert_eq!(heuristics.len(), 2, "{heuristics:?}");
+    assert!(heuristics.contains("manhattan"));
+    assert!(
+        heuristics
+            .iter()
+            .any(|h| h.starts_with("pdb:1,2,3,4/5,6,7,8")),
+        "{heuristics:?}"
+    );
+    // Both heuristics are admissible: A* finds the same (optimal) length with each.
+    let mut moves: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in &rows {
+        assert_eq!(r["status"], "solved", "{r:?}");
+        moves
+            .entry(r["instance_id"].clone())
+            .or_default()
+            .insert(r["moves"].clone());
+    }
+    assert!(moves.values().all(|m| m.len() == 1), "{moves:?}");
+}

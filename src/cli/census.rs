@@ -15,10 +15,10 @@ use super::flags::{BoardSize, SizeLimit, parse_size_limit};
 use crate::board::Goal;
 use crate::census::output::{self, CensusMeta, DistributionWriter};
 use crate::census::{self, LayerDone, Request};
-use crate::harness::limits::format_bytes;
 use crate::harness::meta::{Host, Program, now_rfc3339, sidecar_path};
 use crate::harness::signals;
 use crate::heuristic::HeuristicKind;
+use crate::units::format_bytes;
 
 /// Arguments of `bench census`.
 #[derive(Debug, Args)]
@@ -111,8 +111,8 @@ pub fn run(args: CensusArgs) -> anyhow::Result<i32> {
         eprintln!(
             "census of {rows} x {cols} ({}): {positions} positions, needs {} (limit {}), {threads} threads",
             args.goal,
-            format_bytes(need),
-            max_memory.map_or("none".to_string(), format_bytes)
+            format_bytes(need as f64),
+            max_memory.map_or("none".to_string(), |b| format_bytes(b as f64))
         );
     }
 
@@ -314,7 +314,7 @@ pub fn run(args: CensusArgs) -> anyhow::Result<i32> {
         eprintln!(
             "{wall:.1} s wall, {:.1} s CPU, peak memory {}",
             cpu.unwrap_or(0.0),
-            rss.map_or("unknown".into(), format_bytes)
+            rss.map_or("unknown".into(), |b| format_bytes(b as f64))
         );
     }
     Ok(0)

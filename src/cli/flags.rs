@@ -1,6 +1,7 @@
 //! The flags that mean the same in every subcommand: `--timeout DURATION`, `--max-memory SIZE`
-//! (parsed by [`crate::harness::limits`], the one parser of durations and sizes), `--max-nodes N`
-//! and the board size `--size RxC` / `--n N` / `--rows R --cols C`.
+//! (parsed by [`crate::harness::limits`], the one parser of durations and sizes), `--max-nodes N`,
+//! the board size `--size RxC` / `--n N` / `--rows R --cols C`, and lists of heuristics whose
+//! pattern-database tile groups contain commas (`--heuristics manhattan,pdb:1,2,3/4,5,6`).
 
 use std::time::Duration;
 
@@ -32,32 +33,6 @@ pub fn parse_size_limit(s: &str) -> Result<SizeLimit, String> {
         .map_err(|e| e.to_string())
 }
 
-/// A `--heuristics LIST`: heuristic names separated by commas.
-#[derive(Debug, Clone)]
-pub struct HeuristicList(pub Vec<HeuristicKind>);
-
-/// Parses `--heuristics`: comma-separated names, where a pattern database's tile groups keep
-/// their own commas (`manhattan,pdb:1,2,3/4,5,6`): a piece starting with a digit continues the
-/// item before it (no heuristic name starts with one).
-pub fn parse_heuristic_list(s: &str) -> Result<HeuristicList, String> {
-    let mut names: Vec<String> = Vec::new();
-    for piece in s.split(',').map(str::trim) {
-        match names.last_mut() {
-            Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ if piece.is_empty() => return Err(format!("\"{s}\": an empty heuristic name")),
-            _ => names.push(piece.to_string()),
-        }
-    }
-    names
-        .iter()
-        .map(|n| n.parse())
-        .collect::<Result<_, _>>()
-        .map(HeuristicList)
-}
-
 /// The board size, spelled `--size RxC`, `--n N` (square) or `--rows R --cols C`.
 #[derive(Debug, Clone, Args)]
 pub struct BoardSize {
@@ -75,8 +50,39 @@ pub struct BoardSize {
     pub cols: Option<usize>,
 }
 
-/// Parses `RxC` (`4x4`, `3X5`).
+/// A list of heuristics as `--heuristics` takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeuristicList(pub Vec<HeuristicKind>);
+
+/// Parses a list of heuristics separated by commas (or `;`). A comma inside a pattern-database
+/// spec stays in it: a piece that starts with a digit continues the previous one, so
+/// `manhattan,pdb:1,2,3/4,5,6,linear-conflict` is three heuristics.
+pub fn parse_heuristic_list(s: &str) -> Result<HeuristicList, String> {
+    let mut names: Vec<String> = Vec::new();
+    for piece in s.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+        match names.last_mut() {
+            Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => names.push(piece.to_string()),
+        }
+    }
+    if names.is_empty() {
+        return Err("the list of heuristics is empty".into());
+    }
+    names
+        .iter()
+        .map(|n| n.parse::<HeuristicKind>())
+        .collect::<Result<_, _>>()
+        .map(HeuristicList)
+}
+
+/// Parses `RxC` (`4x4`, `3X5`), or `N` for N x N.
 pub fn parse_rxc(s: &str) -> anyhow::Result<(usize, usize)> {
+    if let Ok(n) = s.trim().parse::<usize>() {
+        return Ok((n, n));
+    }
     let (r, c) = s
         .split_once(['x', 'X'])
         .with_context(|| format!("--size \"{s}\": expected ROWSxCOLS, e.g. 4x4"))?;
@@ -160,8 +166,39 @@ mod tests {
             size(None, None, None, None).get_or(Some((4, 4))).unwrap(),
             (4, 4)
         );
+        assert_eq!(
+            size(Some("5"), None, None, None).get().unwrap(),
+            Some((5, 5))
+        );
         let e = size(Some("3y3"), None, None, None).get().unwrap_err();
         assert!(e.to_string().contains("expected ROWSxCOLS"), "{e}");
         assert!(size(None, None, None, None).get_or(None).is_err());
+    }
+
+    #[test]
+    fn heuristic_lists_keep_tile_groups() {
+        let h = parse_heuristic_list("manhattan,pdb:1,2,3/4,5,6,7,8:noreflect,linear-conflict")
+            .unwrap()
+            .0;
+        assert_eq!(h.len(), 3);
+        assert_eq!(h[0], HeuristicKind::Manhattan);
+        assert!(
+            h[1].name().starts_with("pdb:1,2,3/4,5,6,7,8"),
+            "{}",
+            h[1].name()
+        );
+        assert_eq!(h[2], HeuristicKind::LinearConflict);
+        let semi = parse_heuristic_list("pdb:1,2,3/4,5,6,7,8;misplaced")
+            .unwrap()
+            .0;
+        assert_eq!(semi.len(), 2);
+        assert!(semi[0].name().starts_with("pdb:1,2,3/4,5,6,7,8"));
+        assert_eq!(semi[1], HeuristicKind::Misplaced);
+        assert!(parse_heuristic_list("").is_err());
+        assert!(
+            parse_heuristic_list("manhattan,magic")
+                .unwrap_err()
+                .contains("magic")
+        );
     }
 }

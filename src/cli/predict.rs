@@ -8,24 +8,29 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::Args;
 
+use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
 use crate::board::Goal;
-use crate::heuristic::HeuristicKind;
 use crate::predict::{Method, Pruning, Request, Row, Scope, Summary, Target, TreeCounts, predict};
 
 /// Arguments of `bench predict`.
 #[derive(Debug, Args)]
 pub struct PredictArgs {
-    /// Board size RxC (e.g. 6x6, 3x4) or N for N x N [default: the instance file's].
-    #[arg(long, value_name = "RxC")]
-    pub size: Option<String>,
+    /// The board size [default: the instance file's].
+    #[command(flatten)]
+    pub size: BoardSize,
     /// Goal layout: blank-last or blank-first [default: blank-last, or the instance file's].
     #[arg(long)]
     pub goal: Option<Goal>,
     /// Heuristics, comma-separated, as in `bench run` (misplaced, manhattan, linear-conflict,
     /// walking-distance, pdb, pdb:6-6-3, pdb:1,2,3/4,5,6:noreflect, ...); the first is the
     /// reference of the relative table.
-    #[arg(long, default_value = "manhattan", value_name = "LIST")]
-    pub heuristics: String,
+    #[arg(
+        long,
+        default_value = "manhattan",
+        value_name = "LIST",
+        value_parser = parse_heuristic_list
+    )]
+    pub heuristics: HeuristicList,
     /// Methods, comma-separated: kre (random start states, and per instance), cdp and ss (per
     /// instance of --instances).
     #[arg(
@@ -104,54 +109,15 @@ fn parse_bounds(s: &str) -> Result<(u32, u32), String> {
     }
 }
 
-fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
-    let num = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .with_context(|| format!("--size \"{s}\": expected RxC (e.g. 6x6) or N"))
-    };
-    let (r, c) = match s.split_once(['x', 'X']) {
-        Some((r, c)) => (num(r)?, num(c)?),
-        None => {
-            let n = num(s)?;
-            (n, n)
-        }
-    };
-    if r < 2 || c < 2 {
-        bail!("--size \"{s}\": boards have at least 2 rows and 2 columns");
-    }
-    Ok((r, c))
-}
-
-/// Splits a heuristic list on commas, keeping the commas inside pattern-database tile groups
-/// (`pdb:1,2,3/4,5,6`): a piece that starts with a digit continues the previous one.
-fn parse_heuristics(s: &str) -> anyhow::Result<Vec<HeuristicKind>> {
-    let mut names: Vec<String> = Vec::new();
-    for piece in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match names.last_mut() {
-            Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ => names.push(piece.to_string()),
-        }
-    }
-    if names.is_empty() {
-        bail!("--heuristics is empty");
-    }
-    names
-        .iter()
-        .map(|n| {
-            n.parse::<HeuristicKind>()
-                .map_err(|e| anyhow::anyhow!("--heuristics: {e}"))
-        })
-        .collect()
-}
-
 /// Runs `bench predict`.
 pub fn run(args: PredictArgs) -> anyhow::Result<i32> {
-    let heuristics = parse_heuristics(&args.heuristics)?;
-    let mut size = args.size.as_deref().map(parse_size).transpose()?;
+    let heuristics = args.heuristics.0.clone();
+    let mut size = args.size.get()?;
+    if let Some((r, c)) = size
+        && (r < 2 || c < 2)
+    {
+        bail!("--size {r}x{c}: boards have at least 2 rows and 2 columns");
+    }
     let mut goal = args.goal;
     let mut targets = Vec::new();
     if let Some(path) = &args.instances {
@@ -505,28 +471,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn heuristic_lists_keep_tile_groups() {
-        let h =
-            parse_heuristics("manhattan,pdb:1,2,3/4,5,6,7,8:noreflect,linear-conflict").unwrap();
-        assert_eq!(h.len(), 3);
-        assert_eq!(h[0], HeuristicKind::Manhattan);
-        assert!(
-            h[1].name().starts_with("pdb:1,2,3/4,5,6,7,8"),
-            "{}",
-            h[1].name()
-        );
-        assert_eq!(h[2], HeuristicKind::LinearConflict);
-    }
-
-    #[test]
     fn bounds_and_sizes() {
         assert_eq!(parse_bounds("40..60"), Ok((40, 60)));
         assert_eq!(parse_bounds("40..=60"), Ok((40, 60)));
         assert_eq!(parse_bounds("52"), Ok((52, 52)));
         assert!(parse_bounds("60..40").is_err());
-        assert_eq!(parse_size("6x6").unwrap(), (6, 6));
-        assert_eq!(parse_size("3X4").unwrap(), (3, 4));
-        assert_eq!(parse_size("5").unwrap(), (5, 5));
-        assert!(parse_size("1x5").is_err());
     }
 }

@@ -33,7 +33,8 @@ pub struct RunArgs {
     pub algos: Vec<Algorithm>,
     /// Heuristics, comma-separated: none, misplaced, manhattan, linear-conflict,
     /// walking-distance, pdb, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:full or tile
-    /// groups like pdb:1,2,3/4,5,6 (blind algorithms run once with none).
+    /// groups like pdb:1,2,3/4,5,6 (a tile group keeps its commas; `;` separates too). Blind
+    /// algorithms run once with none.
     #[arg(
         long,
         default_value = "manhattan",

@@ -17,8 +17,8 @@ use std::time::Duration;
 use anyhow::Context;
 
 use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
-use crate::harness::limits::format_bytes;
 use crate::harness::output::WriteError;
+use crate::units::{format_bytes, millis};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -222,7 +222,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         timeout: args.timeout.and_then(|t| t.0),
         max_nodes: args.max_nodes,
         max_memory_bytes: max_memory_bytes(&args),
-        cancel: None,
+        ..Limits::default()
     };
     if args.algo.is_none() && plan == Plan::Only(Algorithm::Approx) {
         eprintln!(
@@ -436,7 +436,7 @@ fn limit_message(
         ),
         Status::MemoryLimit => format!(
             "memory limit: the search would need more than --max-memory {} (stopped {spent})",
-            format_bytes(max_memory_bytes(args).unwrap_or(0))
+            format_bytes(max_memory_bytes(args).unwrap_or(0) as f64)
         ),
         Status::DepthLimit => format!(
             "depth cap: the search reached paths of {} moves, the longest its nodes can store; \
@@ -555,11 +555,6 @@ impl JsonSolution {
             setup_ms: millis(report.setup_time),
         }
     }
-}
-
-/// A duration in milliseconds, to the microsecond.
-fn millis(d: Duration) -> f64 {
-    d.as_micros() as f64 / 1e3
 }
 
 #[cfg(test)]

@@ -6,21 +6,22 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::limits::{self, format_bytes};
-use super::meta::{self, InstanceFileMeta, LimitsMeta, Meta, Session};
+use super::limits;
+use super::meta::{self, InstanceFileMeta, Meta, Session};
 use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
-use super::runner::{self, Interrupt, JobEnd, JobLimits, RunContext};
+use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::{signals, summary};
 use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
 use crate::results::{self, Outcome, Row, RowWriter};
-use crate::search::Algorithm;
+use crate::search::{Algorithm, Limits};
+use crate::units::format_bytes;
 
 /// The directory `bench gen` writes to and `bench run` takes its default from.
 pub const INSTANCES_DIR: &str = "instances";
@@ -116,9 +117,8 @@ impl Sidecar {
 pub struct Prepared {
     options: RunOptions,
     sources: Vec<InstanceSource>,
-    pairs: Vec<(Algorithm, HeuristicKind)>,
     jobs: Vec<Job>,
-    limits: JobLimits,
+    limits: Limits,
     threads: usize,
     run_id: String,
     sink: Sink,
@@ -179,11 +179,8 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
     );
     differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
     let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
-    differ(
-        "--timeout (ms)",
-        opt(old.limits.timeout_ms),
-        opt(new.limits.timeout_ms),
-    );
+    let ms = |l: &Limits| opt(l.timeout.map(|t| t.as_millis() as u64));
+    differ("--timeout (ms)", ms(&old.limits), ms(&new.limits));
     differ(
         "--max-nodes",
         opt(old.limits.max_nodes),
@@ -327,10 +324,11 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             None => Some(limits::default_max_memory(threads)),
         },
     };
-    let job_limits = JobLimits {
+    let job_limits = Limits {
         timeout: options.timeout,
         max_nodes: options.max_nodes,
-        max_memory,
+        max_memory_bytes: max_memory,
+        ..Limits::default()
     };
     let run_id = previous_meta
         .as_ref()
@@ -358,11 +356,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
         program: meta::Program::current(),
         command_line,
         threads,
-        limits: LimitsMeta {
-            timeout_ms: job_limits.timeout.map(|t| t.as_millis() as u64),
-            max_nodes: job_limits.max_nodes,
-            max_memory_bytes: job_limits.max_memory,
-        },
+        limits: job_limits.clone(),
         job_order_seed: seed,
         shard: options.shard.map(|s| s.to_string()),
         algorithms: options
@@ -394,6 +388,31 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     // --- a resume continues the same experiment, or is refused (unless --force) ---
     let mut refusals = Vec::new();
     if let Some(old) = &previous_meta {
+        // Not even --force continues on an instance file whose content changed: the rows'
+        // instance ids would name other boards than the new rows'.
+        let changed: Vec<String> = meta
+            .instance_files
+            .iter()
+            .filter_map(|now| {
+                let then = old
+                    .instance_files
+                    .iter()
+                    .find(|f| f.path == now.path && f.sha256 != now.sha256)?;
+                Some(format!(
+                    "{} (sha256 {} then, {} now)",
+                    now.path, then.sha256, now.sha256
+                ))
+            })
+            .collect();
+        if !changed.is_empty() {
+            bail!(
+                "--resume: instance file {} changed since the run in {} started; its rows are \
+                 results on other boards, so the run cannot continue, not even with --force. \
+                 Restore the file, or start a new --out",
+                changed.join(", "),
+                out_name.display()
+            );
+        }
         refusals.extend(differences(old, &meta));
         meta.start_time = old.start_time.clone();
         meta.sessions = old.sessions.clone();
@@ -481,7 +500,9 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             job_limits
                 .max_nodes
                 .map_or("none".into(), |n| n.to_string()),
-            job_limits.max_memory.map_or("none".into(), format_bytes),
+            job_limits
+                .max_memory_bytes
+                .map_or("none".into(), |b| format_bytes(b as f64)),
             options
                 .shard
                 .map_or(String::new(), |s| format!(", shard {s}")),
@@ -497,7 +518,6 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     Ok(Prepared {
         options,
         sources,
-        pairs,
         jobs,
         limits: job_limits,
         threads,
@@ -520,10 +540,10 @@ impl Prepared {
     /// `interrupted`), 141 when the reader of stdout went away. A failed write is an error
     /// ([`WriteError`]).
     pub fn execute(self) -> anyhow::Result<i32> {
+        let started = Instant::now();
         let Prepared {
             options,
             sources,
-            pairs,
             jobs,
             limits,
             threads,
@@ -645,16 +665,12 @@ impl Prepared {
         ended?;
 
         if !options.quiet {
-            let mut all: Vec<&Row> = existing_rows.iter().chain(&new_rows).collect();
-            // Group in the order the pairs were given.
-            let rank = |r: &Row| {
-                pairs
-                    .iter()
-                    .position(|(a, h)| a.name() == r.algorithm && h.name() == r.heuristic)
-                    .unwrap_or(usize::MAX)
-            };
-            all.sort_by_key(|r| rank(r));
-            eprint!("\n{}", summary::render(&summary::summarize(all)));
+            let mut all = existing_rows;
+            all.extend(new_rows.iter().cloned());
+            eprint!(
+                "\n{}",
+                summary::render(&all, new_rows.len(), started.elapsed())
+            );
             eprintln!(
                 "{} row(s) written{}",
                 new_rows.len(),

@@ -84,22 +84,6 @@ pub fn parse_optional_size(s: &str) -> Result<Option<u64>, LimitError> {
     }
 }
 
-/// Formats bytes with a binary unit, e.g. `64.0 MiB`.
-pub fn format_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
 /// Physical memory in bytes (`MemTotal` of `/proc/meminfo`), if known.
 pub fn physical_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -176,8 +160,5 @@ mod tests {
         let text = "MemTotal:       24683660 kB\nMemFree:        23915936 kB\n";
         assert_eq!(parse_meminfo_total(text), Some(24683660 * 1024));
         assert_eq!(parse_meminfo_total("nothing here"), None);
-        assert_eq!(format_bytes(512), "512 B");
-        assert_eq!(format_bytes(64 * 1024 * 1024), "64.0 MiB");
-        assert_eq!(format_bytes(3 * 1024 * 1024 * 1024 / 2), "1.5 GiB");
     }
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::results::SCHEMA_VERSION;
+use crate::search::Limits;
 
 /// The build that produced the results.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -82,17 +83,6 @@ impl Host {
     }
 }
 
-/// The per-job limits of the run.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct LimitsMeta {
-    /// Timeout per job in milliseconds (`null` = none).
-    pub timeout_ms: Option<u64>,
-    /// Budget of generated nodes per job.
-    pub max_nodes: Option<u64>,
-    /// Memory budget per job in bytes.
-    pub max_memory_bytes: Option<u64>,
-}
-
 /// One instance file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct InstanceFileMeta {
@@ -153,7 +143,7 @@ pub struct Meta {
     /// Worker threads of the latest session.
     pub threads: usize,
     /// Per-job limits.
-    pub limits: LimitsMeta,
+    pub limits: Limits,
     /// Seed of the job-order shuffle (execution order only; results do not depend on it).
     pub job_order_seed: u64,
     /// `K/N` when only a shard of the job list was run.

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::board::{Board, Goal, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
+use crate::units::millis as ms;
 
 use super::alloc;
 use super::plan::{InstanceSource, Job};
@@ -65,19 +66,6 @@ impl Interrupt {
     }
 }
 
-/// The per-job limits.
-#[derive(Debug, Clone, Default)]
-pub struct JobLimits {
-    /// Wall-clock budget.
-    pub timeout: Option<Duration>,
-    /// Budget of generated nodes.
-    pub max_nodes: Option<u64>,
-    /// Memory budget in bytes: given to the search (which checks its structures before they
-    /// grow) and to the counting allocator (a backstop that stops the search when the job's
-    /// heap passes it).
-    pub max_memory: Option<u64>,
-}
-
 /// What every job shares.
 pub struct RunContext<'a> {
     /// The run id written in every row.
@@ -85,7 +73,8 @@ pub struct RunContext<'a> {
     /// The instance files.
     pub sources: &'a [InstanceSource],
     /// The limits.
-    pub limits: &'a JobLimits,
+    /// The per-job limits (their flags are set per job).
+    pub limits: &'a Limits,
     /// Whether to write the solution column.
     pub solutions: bool,
     /// The interrupt state.
@@ -145,11 +134,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-fn ms(d: Duration) -> f64 {
-    // Microsecond resolution is plenty and keeps the CSV short.
-    (d.as_secs_f64() * 1e6).round() / 1e3
-}
-
 /// Runs one job on the calling thread.
 pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobEnd {
     install_panic_hook();
@@ -160,13 +144,15 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     let instance = &source.set.instances[job.instance];
     let goal = source.set.goal;
     let flag = ctx.interrupt.register(job.index);
+    // The memory budget is enforced twice: by the search before its structures grow, and by
+    // the counting allocator, which trips `memory_tripped` when the job's heap passes it.
+    let tripped = Arc::new(AtomicBool::new(false));
     let limits = Limits {
-        timeout: ctx.limits.timeout,
-        max_nodes: ctx.limits.max_nodes,
-        max_memory_bytes: ctx.limits.max_memory,
-        cancel: Some(flag.clone()),
+        cancel: Some(flag),
+        memory_tripped: Some(tripped.clone()),
+        ..ctx.limits.clone()
     };
-    let memory = alloc::start_job(ctx.limits.max_memory, Some(flag));
+    let memory = alloc::start_job(ctx.limits.max_memory_bytes, Some(tripped));
     let cpu_start = thread_cpu_time();
     let start = Instant::now();
     IN_JOB.with(|j| j.set(true));
@@ -186,7 +172,6 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
         _ => None,
     };
     let peak_heap = memory.peak_bytes();
-    let over_budget = memory.over_budget();
     drop(memory);
     ctx.interrupt.unregister(job.index);
 
@@ -221,7 +206,6 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     match result {
         Ok(Ok(report)) => {
             let status = match report.status {
-                Status::Cancelled if over_budget => Status::MemoryLimit,
                 Status::Cancelled if ctx.interrupt.is_interrupted() => return JobEnd::Cancelled,
                 s => s,
             };
@@ -385,7 +369,7 @@ mod tests {
     fn solved_row_and_panic_row_and_interrupt() {
         let sources = [source()];
         let interrupt = Interrupt::new();
-        let limits = JobLimits::default();
+        let limits = Limits::default();
         let ctx = RunContext {
             run_id: "r1",
             sources: &sources,

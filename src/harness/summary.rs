@@ -1,114 +1,27 @@
-//! The end-of-run table: one line per (algorithm, heuristic).
-//!
-//! Moves and nodes are over solved rows (a stopped search's counts say how far it got, not
-//! what the job costs); times are over all rows; peak memory is the largest `peak_heap_bytes`;
-//! "limits" counts timeout / node-limit / memory-limit rows, "errors" the `error` rows.
+//! The end-of-run summary: the table `bench report` prints for the run's rows (the same
+//! aggregation, [`crate::report::aggregate`]), then the run's own wall time and, labelled
+//! apart, the summed wall time of its jobs (with several threads, or rows of earlier sessions,
+//! the jobs' times add up to more than the run took).
 
-use std::fmt::Write as _;
+use std::time::Duration;
 
-use super::limits::format_bytes;
-use crate::results::{Outcome, Row};
+use crate::report::{self, Format};
+use crate::results::Row;
+use crate::units::millis;
 
-/// The statistics of one (algorithm, heuristic) group.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GroupSummary {
-    /// Algorithm.
-    pub algorithm: String,
-    /// Heuristic.
-    pub heuristic: String,
-    /// Rows.
-    pub total: usize,
-    /// Solved rows.
-    pub solved: usize,
-    /// Mean solution length.
-    pub mean_moves: Option<f64>,
-    /// Median solution length.
-    pub median_moves: Option<f64>,
-    /// Mean nodes expanded (solved rows).
-    pub mean_expanded: Option<f64>,
-    /// Median nodes expanded (solved rows).
-    pub median_expanded: Option<f64>,
-    /// Most nodes expanded (solved rows).
-    pub max_expanded: Option<u64>,
-    /// Median wall time, ms.
-    pub median_wall_ms: Option<f64>,
-    /// Total wall time, ms.
-    pub total_wall_ms: f64,
-    /// Largest peak heap, bytes.
-    pub peak_heap_bytes: Option<u64>,
-    /// Rows that hit a limit.
-    pub limits_hit: usize,
-    /// Error rows.
-    pub errors: usize,
-}
-
-fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
-
-fn median(v: &mut [f64]) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
-}
-
-/// Groups rows by (algorithm, heuristic), in order of first appearance.
-pub fn summarize<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Vec<GroupSummary> {
-    let mut groups: Vec<((String, String), Vec<&Row>)> = Vec::new();
-    for r in rows {
-        let key = (r.algorithm.clone(), r.heuristic.clone());
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(r),
-            None => groups.push((key, vec![r])),
-        }
-    }
-    groups
-        .into_iter()
-        .map(|((algorithm, heuristic), rows)| {
-            let solved: Vec<&&Row> = rows
-                .iter()
-                .filter(|r| r.status == Outcome::Solved)
-                .collect();
-            let mut moves: Vec<f64> = solved
-                .iter()
-                .filter_map(|r| r.moves)
-                .map(|m| m as f64)
-                .collect();
-            let mut expanded: Vec<f64> = solved
-                .iter()
-                .filter_map(|r| r.nodes_expanded)
-                .map(|n| n as f64)
-                .collect();
-            let mut wall: Vec<f64> = rows.iter().map(|r| r.wall_ms).collect();
-            GroupSummary {
-                algorithm,
-                heuristic,
-                total: rows.len(),
-                solved: solved.len(),
-                mean_moves: mean(&moves),
-                median_moves: median(&mut moves),
-                mean_expanded: mean(&expanded),
-                median_expanded: median(&mut expanded),
-                max_expanded: solved.iter().filter_map(|r| r.nodes_expanded).max(),
-                median_wall_ms: median(&mut wall),
-                total_wall_ms: rows.iter().map(|r| r.wall_ms).sum(),
-                peak_heap_bytes: rows.iter().filter_map(|r| r.peak_heap_bytes).max(),
-                limits_hit: rows.iter().filter(|r| r.status.is_limit()).count(),
-                errors: rows.iter().filter(|r| r.status == Outcome::Error).count(),
-            }
-        })
-        .collect()
-}
-
-fn opt(v: Option<f64>, decimals: usize) -> String {
-    v.map_or("-".into(), |x| format!("{x:.decimals$}"))
+/// The summary of `rows` (this run's and, after `--resume`, the earlier sessions'), of which
+/// `new_rows` were written by this session in `run_wall`.
+pub fn render(rows: &[Row], new_rows: usize, run_wall: Duration) -> String {
+    let summaries = report::aggregate(rows, &[], None);
+    let mut out = report::render(&summaries, &[], None, Format::Table);
+    let job_ms: f64 = rows.iter().map(|r| r.wall_ms).sum();
+    out.push_str(&format!(
+        "run wall time {} ({new_rows} job(s) run now); summed job time {} over {} row(s)\n",
+        time(millis(run_wall)),
+        time(job_ms),
+        rows.len()
+    ));
+    out
 }
 
 fn time(ms: f64) -> String {
@@ -119,79 +32,16 @@ fn time(ms: f64) -> String {
     }
 }
 
-/// Formats the summary as an aligned text table.
-pub fn render(groups: &[GroupSummary]) -> String {
-    let header = [
-        "algorithm",
-        "heuristic",
-        "solved",
-        "moves mean",
-        "median",
-        "expanded mean",
-        "median",
-        "max",
-        "time median",
-        "total",
-        "peak heap",
-        "limits",
-        "errors",
-    ];
-    let mut table: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
-    for g in groups {
-        table.push(vec![
-            g.algorithm.clone(),
-            g.heuristic.clone(),
-            format!("{}/{}", g.solved, g.total),
-            opt(g.mean_moves, 2),
-            opt(g.median_moves, 1),
-            opt(g.mean_expanded, 0),
-            opt(g.median_expanded, 0),
-            g.max_expanded.map_or("-".into(), |x| x.to_string()),
-            g.median_wall_ms.map_or("-".into(), time),
-            time(g.total_wall_ms),
-            g.peak_heap_bytes.map_or("-".into(), format_bytes),
-            g.limits_hit.to_string(),
-            g.errors.to_string(),
-        ]);
-    }
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            table
-                .iter()
-                .map(|r| r[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in &table {
-        let mut line = String::new();
-        for (c, cell) in row.iter().enumerate() {
-            if c > 0 {
-                line.push_str("  ");
-            }
-            // Names left-aligned, numbers right-aligned.
-            if c < 2 {
-                let _ = write!(line, "{cell:<w$}", w = widths[c]);
-            } else {
-                let _ = write!(line, "{cell:>w$}", w = widths[c]);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Outcome;
 
-    fn row(alg: &str, status: &str, moves: Option<u32>, expanded: u64, wall: f64) -> Row {
+    fn row(id: &str, alg: &str, status: Outcome, moves: Option<u32>, wall: f64) -> Row {
         Row {
             run_id: "r".into(),
             instance_file: "f".into(),
-            instance_id: "1".into(),
+            instance_id: id.into(),
             rows: 3,
             cols: 3,
             goal: "blank-last".into(),
@@ -199,12 +49,12 @@ mod tests {
             algorithm: alg.into(),
             heuristic: "manhattan".into(),
             repetition: 1,
-            status: status.parse().unwrap(),
+            status,
             moves,
             lower_bound: None,
             optimal: Some(true),
-            nodes_expanded: Some(expanded),
-            nodes_generated: Some(expanded * 2),
+            nodes_expanded: Some(10),
+            nodes_generated: Some(20),
             iterations: None,
             peak_stored_nodes: Some(1),
             peak_heap_bytes: Some(2048),
@@ -219,27 +69,38 @@ mod tests {
     }
 
     #[test]
-    fn groups_and_statistics_by_hand() {
+    fn the_report_table_then_run_time_and_summed_job_time_apart() {
         let rows = [
-            row("astar", "solved", Some(4), 10, 1.0),
-            row("idastar", "solved", Some(6), 7, 2.0),
-            row("astar", "solved", Some(10), 30, 3.0),
-            row("astar", "timeout", None, 1000, 60.0),
-            row("astar", "solved", Some(7), 20, 5.0),
+            row("1", "astar", Outcome::Solved, Some(4), 1.0),
+            row("1", "idastar", Outcome::Solved, Some(4), 2.0),
+            row("2", "astar", Outcome::Timeout, None, 60_000.0),
+            row("3", "astar", Outcome::DepthLimit, None, 3.0),
         ];
-        let g = summarize(&rows);
-        assert_eq!(g.len(), 2);
-        let a = &g[0];
-        assert_eq!((a.algorithm.as_str(), a.solved, a.total), ("astar", 3, 4));
-        assert_eq!(a.mean_moves, Some(7.0));
-        assert_eq!(a.median_moves, Some(7.0));
-        assert_eq!(a.mean_expanded, Some(20.0));
-        assert_eq!(a.max_expanded, Some(30));
-        assert_eq!(a.median_wall_ms, Some(4.0));
-        assert_eq!(a.total_wall_ms, 69.0);
-        assert_eq!((a.limits_hit, a.errors), (1, 0));
-        let text = render(&g);
-        assert!(text.lines().nth(1).unwrap().starts_with("astar"), "{text}");
-        assert!(text.contains("3/4") && text.contains("2.0 KiB"), "{text}");
+        let text = render(&rows, 3, Duration::from_millis(1500));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(
+            lines[0].starts_with("algorithm  heuristic  solved"),
+            "{text}"
+        );
+        assert!(lines[1].starts_with("-----"), "{text}");
+        assert!(
+            lines[2].starts_with("astar      manhattan     1/3"),
+            "{text}"
+        );
+        assert!(
+            lines[3].starts_with("idastar    manhattan     1/1"),
+            "{text}"
+        );
+        // The depth-limit row is counted in its own column, next to the other limits.
+        assert!(
+            lines[2].ends_with("1           0          0            1      0"),
+            "{text}"
+        );
+        // 1 + 2 + 60000 + 3 ms summed; the run itself took 1.5 s.
+        assert_eq!(
+            lines[4],
+            "run wall time 1500.00 ms (3 job(s) run now); summed job time 60.0 s over 4 row(s)"
+        );
     }
 }

@@ -107,7 +107,7 @@ impl FileHeader {
             writeln!(w, "# seed: {seed}")?;
             writeln!(
                 w,
-                "# rng: ChaCha8 (rand_chacha), key = seed as 8 little-endian bytes + 24 zero bytes, stream = instance id; see README"
+                "# rng: ChaCha8 (rand_chacha), key = seed as 8 little-endian bytes + 24 zero bytes, stream = instance id; see docs/instance-format.md"
             )?;
         }
         writeln!(w, "# count: {}", self.count)?;

@@ -164,6 +164,8 @@ pub struct Summary {
     pub node_limits: usize,
     /// Rows stopped by the memory limit.
     pub memory_limits: usize,
+    /// Rows stopped at the deepest path the search can represent.
+    pub depth_limits: usize,
     /// Rows that failed with an error.
     pub errors: usize,
     /// Ratios against `--baseline`, if given.
@@ -377,6 +379,7 @@ fn summarize(algorithm: &str, heuristic: &str, group: Vec<GroupValue>, rows: &[&
         timeouts: count(Outcome::Timeout),
         node_limits: count(Outcome::NodeLimit),
         memory_limits: count(Outcome::MemoryLimit),
+        depth_limits: count(Outcome::DepthLimit),
         errors: count(Outcome::Error),
         baseline: None,
     }

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use super::aggregate::{GroupBy, Stat, Summary};
+use crate::units::format_bytes;
 
 /// The output format of `bench report`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -84,22 +85,6 @@ pub fn fmt_ms(x: f64) -> String {
         format!("{x:.1}")
     } else {
         format!("{x:.0}")
-    }
-}
-
-/// Bytes in B, KiB, MiB or GiB.
-pub fn fmt_bytes(x: f64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut v = x;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{v:.0} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
     }
 }
 
@@ -197,13 +182,13 @@ fn columns(by: &[GroupBy], baseline: Option<&str>) -> Vec<Column> {
     cols.push(col(
         "heap mean",
         "peak_heap_bytes_mean",
-        |s| opt_text(s.heap.map(|h| h.mean), fmt_bytes),
+        |s| opt_text(s.heap.map(|h| h.mean), format_bytes),
         |s| opt_csv(s.heap.map(|h| h.mean)),
     ));
     cols.push(col(
         "heap max",
         "peak_heap_bytes_max",
-        |s| opt_text(s.heap.map(|h| h.max), fmt_bytes),
+        |s| opt_text(s.heap.map(|h| h.max), format_bytes),
         |s| opt_csv(s.heap.map(|h| h.max)),
     ));
     cols.push(col(
@@ -223,6 +208,12 @@ fn columns(by: &[GroupBy], baseline: Option<&str>) -> Vec<Column> {
         "memory_limit",
         |s| s.memory_limits.to_string(),
         |s| s.memory_limits.to_string(),
+    ));
+    cols.push(col(
+        "depth-limit",
+        "depth_limit",
+        |s| s.depth_limits.to_string(),
+        |s| s.depth_limits.to_string(),
     ));
     cols.push(col(
         "error",
@@ -348,9 +339,6 @@ mod tests {
         assert_eq!(fmt_count(42.0), "42");
         assert_eq!(fmt_count(42.25), "42.2");
         assert_eq!(fmt_count(36_302_808.0), "3.630e7");
-        assert_eq!(fmt_bytes(512.0), "512 B");
-        assert_eq!(fmt_bytes(1536.0), "1.5 KiB");
-        assert_eq!(fmt_bytes(3.0 * 1024.0 * 1024.0), "3.0 MiB");
         assert_eq!(fmt_ms(1.23456), "1.235");
         assert_eq!(fmt_ms(123.456), "123.5");
     }

@@ -7,17 +7,53 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Bounds on one search. `None` = unbounded.
-#[derive(Debug, Clone, Default)]
+use serde::{Deserialize, Serialize};
+
+/// Bounds on one search. `None` = unbounded. The one limits type: `bench solve` bounds its
+/// search with it, `bench run` every job, and the run's sidecar records it (`limits`:
+/// `timeout_ms`, `max_nodes`, `max_memory_bytes`); the two flags belong to a running job and
+/// are neither recorded nor compared.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Limits {
     /// Wall-clock budget for the search.
+    #[serde(rename = "timeout_ms", default, with = "timeout_ms")]
     pub timeout: Option<Duration>,
     /// Budget of generated nodes.
+    #[serde(default)]
     pub max_nodes: Option<u64>,
     /// Budget for the search's own data structures, in bytes (checked before they grow).
+    #[serde(default)]
     pub max_memory_bytes: Option<u64>,
     /// Set from outside (e.g. on Ctrl-C) to stop the search as soon as possible.
+    #[serde(skip)]
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Raised from outside when the job's heap passed `max_memory_bytes` (the counting
+    /// allocator's backstop, `harness::alloc`): the search stops with
+    /// [`Status::MemoryLimit`], so that the stop is reported as what it was.
+    #[serde(skip)]
+    pub memory_tripped: Option<Arc<AtomicBool>>,
+}
+
+impl PartialEq for Limits {
+    fn eq(&self, other: &Limits) -> bool {
+        (self.timeout, self.max_nodes, self.max_memory_bytes)
+            == (other.timeout, other.max_nodes, other.max_memory_bytes)
+    }
+}
+
+/// `timeout` as whole milliseconds in the sidecar (its layout since schema version 1).
+mod timeout_ms {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        t.map(|t| t.as_millis() as u64).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
+    }
 }
 
 /// The longest path the best-first searches (A*, Dijkstra, greedy, weighted A*) can follow:
@@ -69,6 +105,7 @@ pub(crate) struct Budget {
     max_nodes: u64,
     max_memory: u64,
     cancel: Option<Arc<AtomicBool>>,
+    memory_tripped: Option<Arc<AtomicBool>>,
     /// For one of several workers on one search: the node count of all of them and a flag
     /// raised when one found the goal (see [`Budget::worker`]).
     shared: Option<Arc<Shared>>,
@@ -97,6 +134,7 @@ impl Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             max_memory: limits.max_memory_bytes.unwrap_or(u64::MAX),
             cancel: limits.cancel.clone(),
+            memory_tripped: limits.memory_tripped.clone(),
             shared: None,
             granted: 0,
             next_check: 0,
@@ -117,6 +155,7 @@ impl Budget {
             max_nodes: self.max_nodes,
             max_memory: self.max_memory,
             cancel: self.cancel.clone(),
+            memory_tripped: self.memory_tripped.clone(),
             shared: Some(shared.clone()),
             granted: 0,
             next_check: 0,
@@ -169,6 +208,15 @@ impl Budget {
         } else if generated >= self.max_nodes {
             return Some(Status::NodeLimit);
         }
+        // Before the cancel flag: a tripped memory budget is the reason, whatever else stops.
+        if let Some(m) = &self.memory_tripped
+            && m.load(Ordering::Relaxed)
+        {
+            if let Some(shared) = &self.shared {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            return Some(Status::MemoryLimit);
+        }
         if let Some(c) = &self.cancel
             && c.load(Ordering::Relaxed)
         {
@@ -198,5 +246,59 @@ impl Budget {
     #[inline]
     pub(crate) fn memory_allows(&self, bytes: u64) -> bool {
         bytes <= self.max_memory
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flag(up: bool) -> Option<Arc<AtomicBool>> {
+        Some(Arc::new(AtomicBool::new(up)))
+    }
+
+    #[test]
+    fn a_tripped_memory_budget_stops_with_memory_limit_not_cancelled() {
+        let limits = |cancel, tripped| Limits {
+            cancel: flag(cancel),
+            memory_tripped: flag(tripped),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::new(&limits(false, false)).check(0), None);
+        assert_eq!(
+            Budget::new(&limits(true, false)).check(0),
+            Some(Status::Cancelled)
+        );
+        assert_eq!(
+            Budget::new(&limits(false, true)).check(0),
+            Some(Status::MemoryLimit)
+        );
+        // The allocator trips the job's flag and an interrupt may come too: memory is named.
+        assert_eq!(
+            Budget::new(&limits(true, true)).check(0),
+            Some(Status::MemoryLimit)
+        );
+        // A worker of a parallel search names it and stops the others.
+        let shared = Arc::new(Shared::default());
+        let mut w = Budget::new(&limits(false, true)).worker(&shared);
+        assert_eq!(w.check(0), Some(Status::MemoryLimit));
+        assert!(shared.stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn limits_are_recorded_as_the_sidecar_spells_them() {
+        let l = Limits {
+            timeout: Some(Duration::from_millis(1500)),
+            max_nodes: None,
+            max_memory_bytes: Some(1 << 20),
+            cancel: flag(true),
+            memory_tripped: None,
+        };
+        // The layout of a version-1 sidecar, typed here.
+        let text = r#"{"timeout_ms":1500,"max_nodes":null,"max_memory_bytes":1048576}"#;
+        assert_eq!(serde_json::to_string(&l).unwrap(), text);
+        let back: Limits = serde_json::from_str(text).unwrap();
+        assert_eq!(back, l);
+        assert!(back.cancel.is_none());
     }
 }
