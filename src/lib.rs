@@ -8,7 +8,8 @@
 //! - [`search`]: BFS, Dijkstra, A*, IDA* and the one entry point [`search::solve`].
 //! - [`input`]: reading one board from JSON or plain text, with precise errors.
 //! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.
-//! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, CSV rows, metadata.
+//! - [`results`]: the results CSV: the typed row, its one writer and its one reader.
+//! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, metadata, `bench merge`.
 //! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
 //! - [`predict`]: IDA* tree-size prediction (KRE, CDP, stratified sampling), brute-force trees.
 //! - [`report`]: aggregate tables and SVG plots from results CSVs.
@@ -25,6 +26,7 @@ pub mod input;
 pub mod instances;
 pub mod predict;
 pub mod report;
+pub mod results;
 pub mod search;
 
 pub use board::{Board, BoardError, Goal, Move};
