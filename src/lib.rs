@@ -2,6 +2,7 @@
 //!
 //! Modules, one idea each:
 //! - [`board`]: the R x C board model, goal layouts, moves, solvability.
+//! - [`census`]: complete breadth-first search of small boards (distance distributions).
 //! - [`geometry`]: per-size tables and the compact position the exact searches use.
 //! - [`heuristic`]: lower bounds (misplaced, Manhattan, linear conflict, walking distance,
 //!   additive pattern databases), incremental.
@@ -18,6 +19,7 @@
 
 pub mod approx;
 pub mod board;
+pub mod census;
 pub mod cli;
 pub mod geometry;
 pub mod harness;
