@@ -17,7 +17,9 @@
 //!   successor equal to the goal. `expanded` counts the states whose successors were (being)
 //!   produced, `generated` the successors produced plus the root.
 //! - `stored_peak` is the most entries held at once: the states of the kept layers plus the
-//!   successors waiting in the buffer (duplicates included, each entry once).
+//!   successors waiting in the buffer (duplicates included, each entry once). The last layer's
+//!   successors are counted, not stored: before a layer is expanded, the goal's neighbours are
+//!   looked up in it, and when one is there the goal is in the next layer.
 //!
 //! # Two paths
 //! Boards of at most 16 cells (`u64` states, the 4 x 4 and smaller) take a specialised path:
@@ -126,6 +128,16 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         *s = 0;
     }
     let mut layers = vec![first];
+    // The goal's neighbours (blank cell, entry): when one is in a layer, the goal is in the next.
+    let goal_blank = goal.blank(cells);
+    let goal_neighbours: Vec<(usize, u64)> = (0..usize::from(geometry.neighbour_count[goal_blank]))
+        .map(|k| {
+            let n = usize::from(geometry.neighbours[goal_blank][k]);
+            let tile = (goal >> (4 * n)) & 0xF;
+            let state = (goal & !(0xF << (4 * n))) | tile << (4 * goal_blank);
+            (n, squeeze(state, n))
+        })
+        .collect();
     // came_from[b][c]: entries of the newest layer in bucket b whose blank came from cell c
     // (they produce no successor with the blank on c).
     let mut came_from = [[0usize; 16]; 16];
@@ -137,8 +149,15 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     let mut found = None;
 
     'search: loop {
-        // Size this layer's successor buckets exactly before producing any.
         let layer = layers.last().expect("the root's layer");
+        // The last layer: expanded only to count up to the goal, its successors not stored.
+        let last = goal_neighbours.iter().any(|&(n, key)| {
+            layer
+                .bucket(n)
+                .binary_search_by(|e| (e & STATE_BITS).cmp(&key))
+                .is_ok()
+        });
+        // Size this layer's successor buckets exactly before producing any.
         let mut sizes = [0usize; 16];
         for (b, cf) in came_from.iter().enumerate().take(cells) {
             let n = layer.start[b + 1] - layer.start[b];
@@ -148,22 +167,31 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
             }
         }
         let total: usize = sizes.iter().sum();
-        let largest = sizes.iter().copied().max().unwrap_or(0);
-        let out_bytes: u64 = sizes.iter().map(|&n| n as u64 * 8).sum();
-        // Buffers, the radix sort's scratch, and the next layer (at most as long as the buffer).
-        let need = layer_bytes + 2 * out_bytes + largest as u64 * 8;
-        if !budget.memory_allows(need) {
-            status = Some(Status::MemoryLimit);
-            break 'search;
+        if !last {
+            let largest = sizes.iter().copied().max().unwrap_or(0);
+            let out_bytes: u64 = sizes.iter().map(|&n| n as u64 * 8).sum();
+            // Buffers, the radix sort's scratch, and the next layer (at most as long as the
+            // buffer).
+            let need = layer_bytes + 2 * out_bytes + largest as u64 * 8;
+            if !budget.memory_allows(need) {
+                status = Some(Status::MemoryLimit);
+                break 'search;
+            }
+            stats.memory_bytes = stats.memory_bytes.max(need);
+            for (buf, &n) in out.iter_mut().zip(&sizes) {
+                if buf.capacity() < n {
+                    // A new allocation: growing would copy the old contents.
+                    *buf = Vec::new();
+                    buf.reserve_exact(n);
+                }
+            }
+            // Written before it is read: the zeros only make it safe to index.
+            if scratch.len() < largest {
+                // The old one freed before the larger one is allocated.
+                drop(std::mem::take(&mut scratch));
+                scratch = vec![0; largest];
+            }
         }
-        stats.memory_bytes = stats.memory_bytes.max(need);
-        for (buf, &n) in out.iter_mut().zip(&sizes) {
-            buf.clear();
-            buf.reserve_exact(n);
-        }
-        // Written before it is read: the zeros only make it safe to index.
-        scratch.clear();
-        scratch.resize(largest, 0);
 
         // Expand the layer in its order, producing successors into the buckets of their blanks.
         for b in 0..cells {
@@ -192,12 +220,15 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                         status = Some(Status::Solved);
                         break 'search;
                     }
-                    out[next & 15].push(squeeze(child, next) | (b as u64) << 60);
+                    if !last {
+                        out[next & 15].push(squeeze(child, next) | (b as u64) << 60);
+                    }
                 }
             }
         }
         stats.stored_peak = stats.stored_peak.max(stored(&layers, &out));
-        if total == 0 {
+        // A last layer always produces the goal; an empty buffer means no goal reachable.
+        if last || total == 0 {
             break 'search;
         }
 
@@ -382,6 +413,19 @@ fn run_with<C: Capacity, P: Packed<C>>(
         blank: root_blank,
         came_from: root_blank,
     }]];
+    let goal_blank = goal.blank(cells);
+    let goal_neighbours: Vec<Entry<P, C::Tile>> =
+        (0..usize::from(geometry.neighbour_count[goal_blank]))
+            .map(|k| {
+                let n = geometry.neighbours[goal_blank][k];
+                let state = goal.moved(n.into(), goal_blank, goal.tile(n.into()));
+                Entry {
+                    state,
+                    blank: n,
+                    came_from: n,
+                }
+            })
+            .collect();
     let mut out: Vec<Entry<P, C::Tile>> = Vec::new();
     let mut layer_bytes = entry_bytes;
     let mut status = None;
@@ -389,6 +433,12 @@ fn run_with<C: Capacity, P: Packed<C>>(
 
     'search: loop {
         let layer = layers.last().expect("the root's layer");
+        // The last layer: expanded only to count up to the goal, its successors not stored.
+        let last = goal_neighbours.iter().any(|g| {
+            layer
+                .binary_search_by(|e| entry_order::<C, P>(e, g))
+                .is_ok()
+        });
         let total: usize = layer
             .iter()
             .map(|e| {
@@ -398,13 +448,14 @@ fn run_with<C: Capacity, P: Packed<C>>(
             .sum();
         // Buffer, the stable sort's scratch (half the buffer) and the next layer.
         let need = layer_bytes + (2 * total + total / 2) as u64 * entry_bytes;
-        if !budget.memory_allows(need) {
-            status = Some(Status::MemoryLimit);
-            break 'search;
+        if !last {
+            if !budget.memory_allows(need) {
+                status = Some(Status::MemoryLimit);
+                break 'search;
+            }
+            stats.memory_bytes = stats.memory_bytes.max(need);
+            out.reserve_exact(total);
         }
-        stats.memory_bytes = stats.memory_bytes.max(need);
-        out.clear();
-        out.reserve_exact(total);
         for e in layer {
             let b: usize = e.blank.into();
             stats.expanded += 1;
@@ -427,16 +478,19 @@ fn run_with<C: Capacity, P: Packed<C>>(
                     status = Some(Status::Solved);
                     break 'search;
                 }
-                out.push(Entry {
-                    state: child,
-                    blank: next,
-                    came_from: e.blank,
-                });
+                if !last {
+                    out.push(Entry {
+                        state: child,
+                        blank: next,
+                        came_from: e.blank,
+                    });
+                }
             }
         }
         let held = layers.iter().map(Vec::len).sum::<usize>() + out.len();
         stats.stored_peak = stats.stored_peak.max(held as u64);
-        if out.is_empty() {
+        // A last layer always produces the goal; an empty buffer means no goal reachable.
+        if last || out.is_empty() {
             break 'search;
         }
         out.sort_by(entry_order::<C, P>);
