@@ -6,7 +6,8 @@
 //!   for the whole run (Korf's convention, which reproduces his published counts).
 //! - A node is **expanded** when its successors are produced.
 //! - **Stored** (`stored_peak`) is the most nodes held in memory at once: the closed/open table
-//!   of A*, Dijkstra and BFS, the recursion stack of IDA*.
+//!   of A* and Dijkstra, the kept layers plus the successor buffer of BFS (duplicates
+//!   included), the recursion stack of IDA*.
 //!
 //! # Successor order
 //! The blank's moves are tried in Korf's order up, left, right, down, and no algorithm

@@ -8,6 +8,7 @@
 //! Boards of more than 64 cells ([`Large`] capacities) store their compact position itself,
 //! `[T; N]`: a byte a cell up to 256 cells, two beyond.
 
+use std::cmp::Ordering;
 use std::hash::{BuildHasher, Hash};
 
 use rustc_hash::FxBuildHasher;
@@ -38,6 +39,13 @@ pub trait Packed<C: Capacity = Small>: Copy + Eq + Hash {
             .position(|&x| x == C::Tile::default())
             .unwrap_or(0)
     }
+    /// Compares two positions by their tiles read from the last cell down to the first: the
+    /// order of the layered BFS (for the integer packings, the order of the values).
+    #[inline]
+    fn cmp_from_last_cell(&self, other: &Self) -> Ordering {
+        let (a, b) = (self.unpack(Self::MAX_CELLS), other.unpack(Self::MAX_CELLS));
+        a.as_ref().iter().rev().cmp(b.as_ref().iter().rev())
+    }
     /// A fast, well-mixed hash (FxHash).
     #[inline]
     fn hash64(&self) -> u64 {
@@ -66,6 +74,10 @@ impl Packed for u64 {
     #[inline]
     fn tile(&self, cell: usize) -> u8 {
         ((self >> (4 * cell)) & 0xF) as u8
+    }
+    #[inline]
+    fn cmp_from_last_cell(&self, other: &Self) -> Ordering {
+        self.cmp(other)
     }
     /// The one all-zero nibble among the first `cells`, found without a loop.
     #[inline]
@@ -104,6 +116,10 @@ impl Packed for u128 {
     #[inline]
     fn tile(&self, cell: usize) -> u8 {
         ((self >> (5 * cell)) & 0x1F) as u8
+    }
+    #[inline]
+    fn cmp_from_last_cell(&self, other: &Self) -> Ordering {
+        self.cmp(other)
     }
     /// The one all-zero 5-bit field among the first `cells`, found without a loop.
     #[inline]
@@ -153,6 +169,15 @@ impl<const W: usize> Packed for Wide<W> {
         self.0[to / 8] |= u64::from(tile) << (8 * (to % 8));
         self
     }
+    #[inline]
+    fn tile(&self, cell: usize) -> u8 {
+        (self.0[cell / 8] >> (8 * (cell % 8))) as u8
+    }
+    /// Words from the last, each compared as a number (its last cell in the top byte).
+    #[inline]
+    fn cmp_from_last_cell(&self, other: &Self) -> Ordering {
+        self.0.iter().rev().cmp(other.0.iter().rev())
+    }
 }
 
 /// A large board's position is its own packed form.
@@ -175,6 +200,10 @@ impl<T: TileInt, const N: usize> Packed<Large<T, N>> for [T; N] {
     #[inline]
     fn tile(&self, cell: usize) -> T {
         self[cell]
+    }
+    #[inline]
+    fn cmp_from_last_cell(&self, other: &Self) -> Ordering {
+        self.iter().rev().cmp(other.iter().rev())
     }
 }
 
@@ -246,6 +275,54 @@ mod tests {
             *t = T::from_index((c * 7 + 3) % cells);
         }
         check_round_trip::<Large<T, N>, [T; N]>(tiles, cells);
+    }
+
+    /// Every packing orders positions as their tiles read from the last cell down.
+    #[test]
+    fn packings_order_from_the_last_cell() {
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for cells in [9, 16, 25, 36, 64] {
+            for _ in 0..200 {
+                let mut a = [0u8; MAX_EXACT_CELLS];
+                let mut b = [0u8; MAX_EXACT_CELLS];
+                for c in 0..cells {
+                    a[c] = next(cells as u64) as u8;
+                    // Often equal, so that ties and late differences are exercised.
+                    b[c] = if next(3) == 0 {
+                        next(cells as u64) as u8
+                    } else {
+                        a[c]
+                    };
+                }
+                let want = a[..cells].iter().rev().cmp(b[..cells].iter().rev());
+                fn cmp<P: Packed>(a: &Tiles, b: &Tiles, cells: usize) -> Ordering {
+                    P::pack(a, cells).cmp_from_last_cell(&P::pack(b, cells))
+                }
+                if cells <= 16 {
+                    assert_eq!(cmp::<u64>(&a, &b, cells), want);
+                }
+                if cells <= 25 {
+                    assert_eq!(cmp::<u128>(&a, &b, cells), want);
+                }
+                if cells <= 40 {
+                    assert_eq!(cmp::<Wide<5>>(&a, &b, cells), want);
+                }
+                assert_eq!(cmp::<Wide<8>>(&a, &b, cells), want);
+                let mut la = [0u16; 128];
+                let mut lb = [0u16; 128];
+                for c in 0..cells {
+                    la[c] = u16::from(a[c]);
+                    lb[c] = u16::from(b[c]);
+                }
+                assert_eq!(la.cmp_from_last_cell(&lb), want);
+            }
+        }
     }
 
     #[test]
