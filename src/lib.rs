@@ -2,13 +2,15 @@
 //!
 //! Modules, one idea each:
 //! - [`board`]: the R x C board model, goal layouts, moves, solvability.
+//! - [`census`]: complete breadth-first search of small boards (distance distributions).
 //! - [`geometry`]: per-size tables and the compact position the exact searches use.
 //! - [`heuristic`]: lower bounds (misplaced, Manhattan, linear conflict, walking distance,
 //!   additive pattern databases), incremental.
 //! - [`search`]: BFS, Dijkstra, A*, IDA* and the one entry point [`search::solve`].
 //! - [`input`]: reading one board from JSON or plain text, with precise errors.
 //! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.
-//! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, CSV rows, metadata.
+//! - [`results`]: the results CSV: the typed row, its one writer and its one reader.
+//! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, metadata, `bench merge`.
 //! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
 //! - [`predict`]: IDA* tree-size prediction (KRE, CDP, stratified sampling), brute-force trees.
 //! - [`report`]: aggregate tables and SVG plots from results CSVs.
@@ -17,6 +19,7 @@
 
 pub mod approx;
 pub mod board;
+pub mod census;
 pub mod cli;
 pub mod geometry;
 pub mod harness;
@@ -25,6 +28,7 @@ pub mod input;
 pub mod instances;
 pub mod predict;
 pub mod report;
+pub mod results;
 pub mod search;
 
 pub use board::{Board, BoardError, Goal, Move};

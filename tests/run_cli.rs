@@ -16,8 +16,9 @@ use predicates::prelude::*;
 
 /// The results header as documented in docs/results-schema.md (copied, not computed).
 const DOCUMENTED_HEADER: &str = "run_id,instance_file,instance_id,rows,cols,goal,scramble_moves,\
-algorithm,heuristic,repetition,status,moves,optimal,nodes_expanded,nodes_generated,\
-peak_stored_nodes,peak_heap_bytes,wall_ms,cpu_ms,setup_ms,initial_h,message,solution";
+algorithm,heuristic,repetition,status,moves,lower_bound,optimal,nodes_expanded,nodes_generated,\
+iterations,peak_stored_nodes,peak_heap_bytes,wall_ms,search_ms,cpu_ms,setup_ms,initial_h,message,\
+solution";
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()
@@ -886,9 +887,10 @@ fn resume_refuses_duplicate_keys_unknown_statuses_and_a_different_run() {
 
     // A duplicated row (line 2 again as line 7): both lines named.
     std::fs::write(d.join("r.csv"), format!("{good}{}\n", lines[1])).unwrap();
-    run_in(d, &resume)
-        .code(1)
-        .stderr(predicate::str::contains("r.csv:7").and(predicate::str::contains("line 2")));
+    run_in(d, &resume).code(1).stderr(
+        predicate::str::contains("r.csv:7: a second row for job")
+            .and(predicate::str::contains("the first is r.csv:2")),
+    );
 
     // An unknown status.
     let bad = good.replacen(",solved,", ",bogus,", 1);

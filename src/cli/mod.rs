@@ -1,5 +1,6 @@
 //! The `bench` command line: argument definitions (clap derive) and one module per subcommand.
 
+mod census;
 mod flags;
 mod generate;
 mod merge;
@@ -42,6 +43,9 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Predict IDA*'s nodes per iteration and heuristic (KRE, CDP, stratified sampling).
     Predict(predict::PredictArgs),
+    /// Complete breadth-first search of a small board: positions per distance, the diameter,
+    /// the antipodes and a heuristic's exact distribution.
+    Census(census::CensusArgs),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -58,6 +62,7 @@ pub fn main() -> i32 {
         Command::Pdb(cmd) => pdb::run(cmd),
         Command::Report(args) => report::run(args),
         Command::Predict(args) => predict::run(args),
+        Command::Census(args) => census::run(args),
     };
     match result {
         Ok(code) => code,

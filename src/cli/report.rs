@@ -40,7 +40,17 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         }
         by.push(*g);
     }
-    let records = report::load_files(&args.files)?;
+    let loaded = report::load_files(&args.files)?;
+    for (path, torn) in &loaded.torn {
+        eprintln!(
+            "warning: {}:{}: left out an incomplete last line ({} bytes; a run killed while \
+             writing, or one still running)",
+            path.display(),
+            torn.line,
+            torn.bytes
+        );
+    }
+    let records = loaded.rows;
     if records.is_empty() {
         bail!(
             "no result rows in {}",

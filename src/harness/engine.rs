@@ -15,11 +15,11 @@ use super::limits::{self, format_bytes};
 use super::meta::{self, InstanceFileMeta, LimitsMeta, Meta, Session};
 use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
-use super::record::{self, JobStatus, Row, RowWriter};
-use super::runner::{self, Interrupt, JobLimits, Outcome, RunContext};
+use super::runner::{self, Interrupt, JobEnd, JobLimits, RunContext};
 use super::{signals, summary};
 use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
+use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::Algorithm;
 
 /// The directory `bench gen` writes to and `bench run` takes its default from.
@@ -290,8 +290,15 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     };
     let (existing, previous_meta) = match &locked {
         Some(l) if !l.existing.is_empty() => {
-            let existing = record::parse_results(&out_name, &l.existing, true)
+            let existing = results::parse(&out_name, &l.existing)
                 .with_context(|| format!("--resume: cannot continue {}", out_name.display()))?;
+            if let Some(v) = existing.version.filter(|&v| v != results::SCHEMA_VERSION) {
+                bail!(
+                    "--resume: {} holds rows of results schema version {v}; this program writes                      version {}, and one file never mixes two. Start a new --out (`bench report`                      and `bench merge` read both versions)",
+                    out_name.display(),
+                    results::SCHEMA_VERSION
+                );
+            }
             let previous = match meta_path.as_deref().filter(|p| p.exists()) {
                 Some(mp) => Some(Meta::read(mp).context("--resume")?),
                 None => None,
@@ -308,7 +315,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
                     ),
                 );
             }
-            (record::ResultsFile::default(), None)
+            (results::ResultsFile::default(), None)
         }
     };
 
@@ -346,7 +353,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
         hostname: meta::Host::current().hostname,
     };
     let mut meta = Meta {
-        schema_version: record::SCHEMA_VERSION,
+        schema_version: results::SCHEMA_VERSION,
         run_id: run_id.clone(),
         program: meta::Program::current(),
         command_line,
@@ -427,11 +434,12 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
         }
     }
     if options.resume && !existing.rows.is_empty() {
-        if existing.torn_bytes > 0 {
+        if let Some(torn) = existing.torn {
             eprintln!(
-                "warning: {}: cut off an incomplete last line ({} bytes) left by an interrupted run",
+                "warning: {}:{}: cut off an incomplete last line ({} bytes) left by an interrupted run",
                 out_name.display(),
-                existing.torn_bytes
+                torn.line,
+                torn.bytes
             );
         }
         info(
@@ -572,13 +580,13 @@ impl Prepared {
         let (mut solved, mut limited, mut errors) = (0usize, 0usize, 0usize);
         let solve_fn = crate::search::solve;
         let result = runner::run_all(&ctx, &jobs, threads, &solve_fn, |outcome| {
-            let Outcome::Row(row) = outcome else {
+            let JobEnd::Row(row) = outcome else {
                 return Ok(());
             };
             writer.write(&row)?;
             match row.status {
-                JobStatus::Solved => solved += 1,
-                JobStatus::Error => {
+                Outcome::Solved => solved += 1,
+                Outcome::Error => {
                     errors += 1;
                     note(
                         &pb,

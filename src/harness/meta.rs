@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::record::SCHEMA_VERSION;
+use crate::results::SCHEMA_VERSION;
 
 /// The build that produced the results.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -231,9 +231,10 @@ impl Meta {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let meta: Meta = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a results metadata file", path.display()))?;
+        // Version 2 changed the CSV only; the sidecar's layout is version 1's.
         anyhow::ensure!(
-            meta.schema_version == SCHEMA_VERSION,
-            "{}: schema version {} (this program writes {SCHEMA_VERSION})",
+            (1..=SCHEMA_VERSION).contains(&meta.schema_version),
+            "{}: schema version {} (this program reads 1 to {SCHEMA_VERSION})",
             path.display(),
             meta.schema_version
         );

@@ -22,8 +22,8 @@ use crate::board::Goal;
 use crate::heuristic::{self, HeuristicKind};
 use crate::search::Algorithm;
 
-use super::record::JobKey;
 use crate::instances::{InstanceError, InstanceSet, read_instance_file};
+use crate::results::JobKey;
 
 /// An instance file, read and checked.
 #[derive(Debug)]

@@ -17,7 +17,7 @@ use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_c
 
 use super::alloc;
 use super::plan::{InstanceSource, Job};
-use super::record::{JobStatus, Row};
+use crate::results::{Outcome, Row};
 
 /// Stops a run: raised by Ctrl-C, it raises the cancel flag of every running job and keeps
 /// new jobs from starting.
@@ -94,7 +94,7 @@ pub struct RunContext<'a> {
 
 /// How a job ended, as far as the writer is concerned.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum JobEnd {
     /// The job's row.
     Row(Box<Row>),
     /// The run was interrupted before or while the job ran: no row.
@@ -151,10 +151,10 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// Runs one job on the calling thread.
-pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outcome {
+pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobEnd {
     install_panic_hook();
     if ctx.interrupt.is_interrupted() {
-        return Outcome::Cancelled;
+        return JobEnd::Cancelled;
     }
     let source = &ctx.sources[job.source];
     let instance = &source.set.instances[job.instance];
@@ -194,21 +194,24 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
         run_id: ctx.run_id.to_string(),
         instance_file: source.name.clone(),
         instance_id: instance.id.clone(),
-        rows: source.set.rows,
-        cols: source.set.cols,
+        rows: source.set.rows as u32,
+        cols: source.set.cols as u32,
         goal: goal.to_string(),
         scramble_moves: instance.scramble_moves,
         algorithm: job.algorithm.name().to_string(),
         heuristic: job.heuristic.name(),
         repetition: job.repetition,
-        status: JobStatus::Error,
+        status: Outcome::Error,
         moves: None,
+        lower_bound: None,
         optimal: None,
         nodes_expanded: None,
         nodes_generated: None,
+        iterations: None,
         peak_stored_nodes: None,
         peak_heap_bytes: peak_heap,
         wall_ms: ms(wall),
+        search_ms: None,
         cpu_ms: cpu.map(ms),
         setup_ms: None,
         initial_h: None,
@@ -219,25 +222,25 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
         Ok(Ok(report)) => {
             let status = match report.status {
                 Status::Cancelled if over_budget => Status::MemoryLimit,
-                Status::Cancelled if ctx.interrupt.is_interrupted() => return Outcome::Cancelled,
+                Status::Cancelled if ctx.interrupt.is_interrupted() => return JobEnd::Cancelled,
                 s => s,
             };
-            if let Some(status) = JobStatus::of_search(status) {
-                row.status = status;
-                if let Some(b) = report.stats.lower_bound {
-                    row.message = Some(format!(
-                        "every solution has at least {b} moves (IDA* bounds below {b} searched)"
-                    ));
+            match Outcome::try_from(status) {
+                Ok(outcome) => row.status = outcome,
+                Err(_) => {
+                    row.message =
+                        Some("internal error: the search stopped without a reason".into());
                 }
-            } else {
-                row.message = Some("internal error: the search stopped without a reason".into());
             }
+            row.lower_bound = report.stats.lower_bound;
             row.optimal = Some(report.optimal);
             if job.algorithm.is_search() {
                 row.nodes_expanded = Some(report.stats.expanded);
                 row.nodes_generated = Some(report.stats.generated);
+                row.iterations = report.stats.iterations;
                 row.peak_stored_nodes = Some(report.stats.stored_peak);
             }
+            row.search_ms = Some(ms(report.search_time));
             row.setup_ms = Some(ms(report.setup_time));
             // A parallel search also ran on other threads of the pool.
             if let Some(cpu) = &mut row.cpu_ms {
@@ -245,7 +248,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
             }
             row.initial_h = report.initial_h;
             if let Some(moves) = &report.moves {
-                row.moves = Some(moves.len());
+                row.moves = Some(moves.len() as u32);
                 if ctx.solutions {
                     row.solution = Some(moves_to_string(moves));
                 }
@@ -263,7 +266,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> Outc
             });
         }
     }
-    Outcome::Row(Box::new(row))
+    JobEnd::Row(Box::new(row))
 }
 
 /// Runs `jobs` on a pool of `threads` workers; `on_outcome` is called on the calling thread
@@ -278,14 +281,14 @@ pub fn run_all<E>(
     jobs: &[Job],
     threads: usize,
     solve_fn: &impl SolveFn,
-    mut on_outcome: impl FnMut(Outcome) -> Result<(), E>,
+    mut on_outcome: impl FnMut(JobEnd) -> Result<(), E>,
 ) -> Result<(), RunError<E>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("bench-worker-{i}"))
         .build()
         .map_err(RunError::Pool)?;
-    let (tx, rx) = mpsc::channel::<Outcome>();
+    let (tx, rx) = mpsc::channel::<JobEnd>();
     std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
             pool.install(|| {
@@ -390,12 +393,12 @@ mod tests {
             solutions: true,
             interrupt: &interrupt,
         };
-        let Outcome::Row(row) = execute(&ctx, &job(0, Algorithm::Astar), &crate::search::solve)
+        let JobEnd::Row(row) = execute(&ctx, &job(0, Algorithm::Astar), &crate::search::solve)
         else {
             panic!("no row")
         };
         // Blank at (2,0) with 7 8 to its right: two moves right, by hand.
-        assert_eq!(row.status, JobStatus::Solved);
+        assert_eq!(row.status, Outcome::Solved);
         assert_eq!(row.moves, Some(2));
         assert_eq!(row.solution.as_deref(), Some("RR"));
         assert_eq!(row.scramble_moves, Some(2));
@@ -407,10 +410,10 @@ mod tests {
                          _: &HeuristicKind,
                          _: &Limits|
          -> Result<SolveReport, SolveError> { panic!("boom {}", 42) };
-        let Outcome::Row(row) = execute(&ctx, &job(1, Algorithm::Astar), &panicking) else {
+        let JobEnd::Row(row) = execute(&ctx, &job(1, Algorithm::Astar), &panicking) else {
             panic!("no row")
         };
-        assert_eq!(row.status, JobStatus::Error);
+        assert_eq!(row.status, Outcome::Error);
         let msg = row.message.unwrap();
         assert!(
             msg.contains("boom 42") && msg.contains("runner.rs"),
@@ -430,7 +433,7 @@ mod tests {
         };
         let mut statuses = Vec::new();
         run_all(&ctx, &jobs, 2, &flaky, |o| {
-            if let Outcome::Row(r) = o {
+            if let JobEnd::Row(r) = o {
                 statuses.push(r.status.name().to_string());
             }
             Ok::<(), ()>(())
@@ -445,7 +448,7 @@ mod tests {
         interrupt.interrupt();
         assert!(matches!(
             execute(&ctx, &job(2, Algorithm::Astar), &crate::search::solve),
-            Outcome::Cancelled
+            JobEnd::Cancelled
         ));
     }
 

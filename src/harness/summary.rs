@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::limits::format_bytes;
-use super::record::{JobStatus, Row};
+use crate::results::{Outcome, Row};
 
 /// The statistics of one (algorithm, heuristic) group.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +74,7 @@ pub fn summarize<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Vec<GroupSummar
         .map(|((algorithm, heuristic), rows)| {
             let solved: Vec<&&Row> = rows
                 .iter()
-                .filter(|r| r.status == JobStatus::Solved)
+                .filter(|r| r.status == Outcome::Solved)
                 .collect();
             let mut moves: Vec<f64> = solved
                 .iter()
@@ -101,7 +101,7 @@ pub fn summarize<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Vec<GroupSummar
                 total_wall_ms: rows.iter().map(|r| r.wall_ms).sum(),
                 peak_heap_bytes: rows.iter().filter_map(|r| r.peak_heap_bytes).max(),
                 limits_hit: rows.iter().filter(|r| r.status.is_limit()).count(),
-                errors: rows.iter().filter(|r| r.status == JobStatus::Error).count(),
+                errors: rows.iter().filter(|r| r.status == Outcome::Error).count(),
             }
         })
         .collect()
@@ -187,7 +187,7 @@ pub fn render(groups: &[GroupSummary]) -> String {
 mod tests {
     use super::*;
 
-    fn row(alg: &str, status: &str, moves: Option<usize>, expanded: u64, wall: f64) -> Row {
+    fn row(alg: &str, status: &str, moves: Option<u32>, expanded: u64, wall: f64) -> Row {
         Row {
             run_id: "r".into(),
             instance_file: "f".into(),
@@ -201,12 +201,15 @@ mod tests {
             repetition: 1,
             status: status.parse().unwrap(),
             moves,
+            lower_bound: None,
             optimal: Some(true),
             nodes_expanded: Some(expanded),
             nodes_generated: Some(expanded * 2),
+            iterations: None,
             peak_stored_nodes: Some(1),
             peak_heap_bytes: Some(2048),
             wall_ms: wall,
+            search_ms: None,
             cpu_ms: None,
             setup_ms: None,
             initial_h: None,

@@ -17,6 +17,11 @@ pub enum Generator {
     },
     /// `bench gen` without `--moves`: uniformly random solvable boards.
     Uniform,
+    /// `bench census --antipodes`: every position at the largest optimal distance.
+    Census {
+        /// That distance (the board's diameter).
+        diameter: u32,
+    },
     /// Converted from another file.
     Converted {
         /// The file converted (as given, for the record).
@@ -81,6 +86,13 @@ impl FileHeader {
                 writeln!(
                     w,
                     "# note: each board is uniformly random over all solvable positions (Fisher-Yates shuffle, then two tiles swapped if unsolvable)"
+                )?;
+            }
+            Generator::Census { diameter } => {
+                writeln!(w, "# generator: census")?;
+                writeln!(
+                    w,
+                    "# note: every position at optimal distance {diameter} (the diameter), found by a complete breadth-first search from the goal"
                 )?;
             }
             Generator::Converted { from, source } => {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
-use super::load::{Record, RunStatus};
+use crate::results::{Outcome, Row};
 
 /// A grouping of the rows besides (algorithm, heuristic).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -235,10 +235,10 @@ type InstanceKey<'a> = (&'a str, &'a str, u32, u32, &'a str);
 /// run whose algorithm is optimal (`optimal = true`) on that instance. Instances no optimal
 /// run solved are absent; their rows are grouped by their own solution length if solved, else
 /// as `unsolved`.
-pub fn instance_lengths(records: &[Record]) -> HashMap<InstanceKey<'_>, u32> {
+pub fn instance_lengths(records: &[Row]) -> HashMap<InstanceKey<'_>, u32> {
     let mut out: HashMap<InstanceKey<'_>, u32> = HashMap::new();
     for r in records {
-        if r.status == RunStatus::Solved
+        if r.status == Outcome::Solved
             && r.optimal == Some(true)
             && let Some(m) = r.moves
         {
@@ -252,7 +252,7 @@ pub fn instance_lengths(records: &[Record]) -> HashMap<InstanceKey<'_>, u32> {
 
 /// The group coordinates of one row.
 pub fn group_of(
-    r: &Record,
+    r: &Row,
     by: &[GroupBy],
     lengths: &HashMap<InstanceKey<'_>, u32>,
 ) -> Vec<GroupValue> {
@@ -268,12 +268,12 @@ pub fn group_of(
 }
 
 /// Per-instance means over repetitions of (nodes expanded, wall ms) of one pair's solved rows.
-fn per_instance<'a>(rows: &[&'a Record]) -> HashMap<InstanceKey<'a>, (f64, f64, usize)> {
+fn per_instance<'a>(rows: &[&'a Row]) -> HashMap<InstanceKey<'a>, (f64, f64, usize)> {
     let mut m: HashMap<InstanceKey<'a>, (f64, f64, usize)> = HashMap::new();
-    for r in rows.iter().filter(|r| r.status == RunStatus::Solved) {
+    for r in rows.iter().filter(|r| r.status == Outcome::Solved) {
         let e = m.entry(r.instance_key()).or_default();
         e.0 += r.nodes_expanded.map_or(f64::NAN, |v| v as f64);
-        e.1 += r.wall_ms.unwrap_or(f64::NAN);
+        e.1 += r.wall_ms;
         e.2 += 1;
     }
     for v in m.values_mut() {
@@ -286,13 +286,9 @@ fn per_instance<'a>(rows: &[&'a Record]) -> HashMap<InstanceKey<'a>, (f64, f64, 
 /// Aggregates `records` per (algorithm, heuristic) and the groups in `by`, sorted by group,
 /// then algorithm, then heuristic. With `baseline = Some((algorithm, heuristic))`, each summary
 /// carries its ratios against that pair on the instances both solved.
-pub fn aggregate(
-    records: &[Record],
-    by: &[GroupBy],
-    baseline: Option<(&str, &str)>,
-) -> Vec<Summary> {
+pub fn aggregate(records: &[Row], by: &[GroupBy], baseline: Option<(&str, &str)>) -> Vec<Summary> {
     let lengths = instance_lengths(records);
-    let mut groups: BTreeMap<(Vec<GroupValue>, &str, &str), Vec<&Record>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Vec<GroupValue>, &str, &str), Vec<&Row>> = BTreeMap::new();
     for r in records {
         groups
             .entry((
@@ -304,7 +300,7 @@ pub fn aggregate(
             .push(r);
     }
     let base = baseline.map(|(a, h)| {
-        let rows: Vec<&Record> = records
+        let rows: Vec<&Row> = records
             .iter()
             .filter(|r| r.algorithm == a && r.heuristic == h)
             .collect();
@@ -322,7 +318,7 @@ pub fn aggregate(
         .collect()
 }
 
-fn ratios(rows: &[&Record], base: &HashMap<InstanceKey<'_>, (f64, f64, usize)>) -> Ratios {
+fn ratios(rows: &[&Row], base: &HashMap<InstanceKey<'_>, (f64, f64, usize)>) -> Ratios {
     let mine = per_instance(rows);
     let (mut n, mut nb, mut t, mut tb, mut k) = (0.0, 0.0, 0.0, 0.0, 0usize);
     for (key, (nodes, ms, _)) in &mine {
@@ -343,28 +339,24 @@ fn ratios(rows: &[&Record], base: &HashMap<InstanceKey<'_>, (f64, f64, usize)>) 
     }
 }
 
-fn summarize(
-    algorithm: &str,
-    heuristic: &str,
-    group: Vec<GroupValue>,
-    rows: &[&Record],
-) -> Summary {
-    let solved: Vec<&Record> = rows
+fn summarize(algorithm: &str, heuristic: &str, group: Vec<GroupValue>, rows: &[&Row]) -> Summary {
+    let solved: Vec<&Row> = rows
         .iter()
         .copied()
-        .filter(|r| r.status == RunStatus::Solved)
+        .filter(|r| r.status == Outcome::Solved)
         .collect();
-    let col = |f: &dyn Fn(&Record) -> Option<f64>| -> Vec<f64> {
+    let col = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<f64> {
         solved.iter().filter_map(|r| f(r)).collect()
     };
-    let count = |s: RunStatus| rows.iter().filter(|r| r.status == s).count();
+    let count = |s: Outcome| rows.iter().filter(|r| r.status == s).count();
     let bstar_runs: Vec<(u32, f64)> = solved
         .iter()
         .filter_map(|r| Some((r.moves?, r.nodes_generated? as f64)))
         .collect();
     let (mut gen_sum, mut ms_sum) = (0.0, 0.0);
     for r in &solved {
-        if let (Some(g), Some(ms)) = (r.nodes_generated, r.wall_ms) {
+        if let Some(g) = r.nodes_generated {
+            let ms = r.wall_ms;
             gen_sum += g as f64;
             ms_sum += ms;
         }
@@ -379,13 +371,13 @@ fn summarize(
         expanded: Stat::of(&col(&|r| r.nodes_expanded.map(|v| v as f64))),
         generated: Stat::of(&col(&|r| r.nodes_generated.map(|v| v as f64))),
         bstar: group_branching_factor(&bstar_runs),
-        time_ms: Stat::of(&col(&|r| r.wall_ms)),
+        time_ms: Stat::of(&col(&|r| Some(r.wall_ms))),
         nodes_per_sec: (ms_sum > 0.0).then(|| gen_sum / (ms_sum / 1000.0)),
         heap: Stat::of(&col(&|r| r.peak_heap_bytes.map(|v| v as f64))),
-        timeouts: count(RunStatus::Timeout),
-        node_limits: count(RunStatus::NodeLimit),
-        memory_limits: count(RunStatus::MemoryLimit),
-        errors: count(RunStatus::Error),
+        timeouts: count(Outcome::Timeout),
+        node_limits: count(Outcome::NodeLimit),
+        memory_limits: count(Outcome::MemoryLimit),
+        errors: count(Outcome::Error),
         baseline: None,
     }
 }

@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use thiserror::Error;
 
 use super::aggregate::effective_branching_factor;
-use super::load::{Record, RunStatus};
 use super::table::{fmt_count, fmt_ms};
+use crate::results::{Outcome, Row};
 
 /// A figure could not be drawn or written.
 #[derive(Debug, Error)]
@@ -63,12 +63,12 @@ struct Figure<'a> {
 }
 
 /// Solved rows of each pair, pairs in name order.
-fn by_pair(records: &[Record]) -> BTreeMap<String, (usize, Vec<&Record>)> {
-    let mut m: BTreeMap<String, (usize, Vec<&Record>)> = BTreeMap::new();
+fn by_pair(records: &[Row]) -> BTreeMap<String, (usize, Vec<&Row>)> {
+    let mut m: BTreeMap<String, (usize, Vec<&Row>)> = BTreeMap::new();
     for r in records {
         let e = m.entry(r.pair()).or_default();
         e.0 += 1;
-        if r.status == RunStatus::Solved {
+        if r.status == Outcome::Solved {
             e.1.push(r);
         }
     }
@@ -76,7 +76,7 @@ fn by_pair(records: &[Record]) -> BTreeMap<String, (usize, Vec<&Record>)> {
 }
 
 /// Mean of `value` per solution length over solved rows; only positive means are kept (log axes).
-fn mean_by_depth(rows: &[&Record], value: impl Fn(&Record) -> Option<f64>) -> Vec<(u32, f64)> {
+fn mean_by_depth(rows: &[&Row], value: impl Fn(&Row) -> Option<f64>) -> Vec<(u32, f64)> {
     let mut m: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
     for r in rows {
         if let (Some(d), Some(v)) = (r.moves, value(r)) {
@@ -89,8 +89,8 @@ fn mean_by_depth(rows: &[&Record], value: impl Fn(&Record) -> Option<f64>) -> Ve
 }
 
 fn series_by_depth(
-    records: &[Record],
-    value: impl Fn(&Record) -> Option<f64> + Copy,
+    records: &[Row],
+    value: impl Fn(&Row) -> Option<f64> + Copy,
     positive: bool,
 ) -> Vec<Series> {
     by_pair(records)
@@ -108,15 +108,15 @@ fn series_by_depth(
 }
 
 /// The label of a figure's source: the number of rows.
-fn subtitle(records: &[Record]) -> String {
+fn subtitle(records: &[Row]) -> String {
     let solved = records
         .iter()
-        .filter(|r| r.status == RunStatus::Solved)
+        .filter(|r| r.status == Outcome::Solved)
         .count();
     format!("{solved} solved of {} runs", records.len())
 }
 
-fn figures(records: &[Record]) -> Vec<Figure<'static>> {
+fn figures(records: &[Row]) -> Vec<Figure<'static>> {
     let sub = subtitle(records);
     let int = |x: f64| format!("{x:.0}");
     let nodes = Figure {
@@ -190,7 +190,7 @@ fn figures(records: &[Record]) -> Vec<Figure<'static>> {
             .map(|(name, (runs, rows))| {
                 let mut t: Vec<f64> = rows
                     .iter()
-                    .filter_map(|r| r.wall_ms)
+                    .map(|r| r.wall_ms)
                     .map(|v| v.max(1e-3))
                     .collect();
                 t.sort_by(f64::total_cmp);
@@ -372,10 +372,7 @@ fn draw(dir: &Path, fig: &Figure<'_>) -> Result<PathBuf, PlotError> {
 
 /// Writes the figures into `dir` (created if missing); returns the files written, and the
 /// figures left out because nothing in the results could go into them.
-pub fn write_plots(
-    dir: &Path,
-    records: &[Record],
-) -> Result<(Vec<PathBuf>, Vec<String>), PlotError> {
+pub fn write_plots(dir: &Path, records: &[Row]) -> Result<(Vec<PathBuf>, Vec<String>), PlotError> {
     std::fs::create_dir_all(dir).map_err(|e| PlotError {
         path: dir.to_path_buf(),
         message: e.to_string(),

@@ -1,0 +1,83 @@
+//! The results CSV of `bench run`, owned in one place: the typed [`Row`] with its [`Outcome`]
+//! (the one status type from the search to the file), the documented header and its version,
+//! one [`RowWriter`] and one reader ([`read`]) that `bench run --resume`, `bench merge` and
+//! `bench report` all use.
+//!
+//! - [`row`]: the row, its outcome and its job key.
+//! - [`read`]: reading a file back: header (this version or version 1), every cell's type,
+//!   duplicate job keys, and at most one torn last line.
+//! - [`write`]: appending rows, one flushed line each.
+
+pub mod read;
+pub mod row;
+pub mod write;
+
+pub use read::{ReadError, ResultsFile, TornLine, parse, read};
+pub use row::{JobKey, Outcome, Row};
+pub use write::RowWriter;
+
+/// The schema version of the CSV and of its metadata sidecar. Version 2 added `lower_bound`,
+/// `iterations` and `search_ms`; version-1 files are still read (those cells empty).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The CSV header, in order (the documented schema, `docs/results-schema.md`).
+pub const HEADER: [&str; 26] = [
+    "run_id",
+    "instance_file",
+    "instance_id",
+    "rows",
+    "cols",
+    "goal",
+    "scramble_moves",
+    "algorithm",
+    "heuristic",
+    "repetition",
+    "status",
+    "moves",
+    "lower_bound",
+    "optimal",
+    "nodes_expanded",
+    "nodes_generated",
+    "iterations",
+    "peak_stored_nodes",
+    "peak_heap_bytes",
+    "wall_ms",
+    "search_ms",
+    "cpu_ms",
+    "setup_ms",
+    "initial_h",
+    "message",
+    "solution",
+];
+
+/// The header of schema version 1, which files written before version 2 carry.
+pub const HEADER_V1: [&str; 23] = [
+    "run_id",
+    "instance_file",
+    "instance_id",
+    "rows",
+    "cols",
+    "goal",
+    "scramble_moves",
+    "algorithm",
+    "heuristic",
+    "repetition",
+    "status",
+    "moves",
+    "optimal",
+    "nodes_expanded",
+    "nodes_generated",
+    "peak_stored_nodes",
+    "peak_heap_bytes",
+    "wall_ms",
+    "cpu_ms",
+    "setup_ms",
+    "initial_h",
+    "message",
+    "solution",
+];
+
+/// The header as one CSV line (without the newline).
+pub fn header_line() -> String {
+    HEADER.join(",")
+}
