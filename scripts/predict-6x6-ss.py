@@ -2,9 +2,10 @@
 """The 35-puzzle table by stratified sampling: per heuristic and tree, the median over
 uniformly random 6 x 6 boards of SS's predicted nodes generated in the iteration with each
 bound (a start whose bounds step by 2 and miss d counts its iteration d - 1, which is the
-same iteration), and the ratio to the first column.
+same iteration; a start whose estimate exceeds d counts 1, the root), and the ratio to the
+first column. With CSV, the predictions are kept there (and read back if it exists).
 
-    scripts/predict-6x6-ss.py BENCH INSTANCES HEURISTICS A..B STEP [PROBES]
+    scripts/predict-6x6-ss.py BENCH INSTANCES HEURISTICS A..B STEP [PROBES [CSV]]
 """
 import csv, os, statistics, subprocess, sys, tempfile
 from collections import defaultdict
@@ -12,12 +13,16 @@ from collections import defaultdict
 bench, inst, heur, bounds, step = sys.argv[1:6]
 probes = sys.argv[6] if len(sys.argv) > 6 else '20'
 a, b = map(int, bounds.split('..'))
-with tempfile.TemporaryDirectory() as d:
-    out = os.path.join(d, 'p.csv')
-    subprocess.run([bench, 'predict', '--instances', inst, '--heuristics', heur, '--method', 'ss',
-                    '--pruning', 'plain,fsm', '--bounds', bounds, '--probes', probes,
-                    '--out', out], check=True, capture_output=True)
-    rows = list(csv.DictReader(open(out)))
+keep = sys.argv[7] if len(sys.argv) > 7 else None
+if keep and os.path.exists(keep):
+    rows = list(csv.DictReader(open(keep)))
+else:
+    with tempfile.TemporaryDirectory() as d:
+        out = keep or os.path.join(d, 'p.csv')
+        subprocess.run([bench, 'predict', '--instances', inst, '--heuristics', heur,
+                        '--method', 'ss', '--pruning', 'plain,fsm', '--bounds', bounds,
+                        '--probes', probes, '--out', out], check=True, capture_output=True)
+        rows = list(csv.DictReader(open(out)))
 est = defaultdict(dict)
 order = []
 for r in rows:
@@ -31,6 +36,8 @@ def median_at(key, d):
     v = []
     for per in est[key].values():
         x = per.get(d, per.get(d - 1))
+        if x is None and d < min(per):
+            x = 1.0
         if x is not None:
             v.append(x)
     return (statistics.median(v), len(v)) if v else (None, 0)
