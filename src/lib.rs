@@ -11,6 +11,7 @@
 //! - [`instances`]: instance files (our format, Korf's tsv, JSON lines) and the generators.
 //! - [`results`]: the results CSV: the typed row, its one writer and its one reader.
 //! - [`harness`]: `bench run`: the job plan, the rayon pool, limits, metadata, `bench merge`.
+//! - [`external`]: external solvers in the original task's protocol, isolated and measured.
 //! - [`approx`]: the polynomial-time solver for boards too large to solve optimally.
 //! - [`predict`]: IDA* tree-size prediction (KRE, CDP, stratified sampling), brute-force trees.
 //! - [`report`]: aggregate tables and SVG plots from results CSVs.
@@ -21,6 +22,7 @@ pub mod approx;
 pub mod board;
 pub mod census;
 pub mod cli;
+pub mod external;
 pub mod geometry;
 pub mod harness;
 pub mod heuristic;
