@@ -40,24 +40,69 @@ fn misplaced(tiles: &[u8], _cols: usize) -> u32 {
 }
 
 /// The blank's moves from `cell` in Korf's order (up, left, right, down), with the move's
-/// letter index as the automaton numbers them (up 0, down 1, left 2, right 3).
-fn moves(cell: usize, rows: usize, cols: usize) -> Vec<(usize, npuzzle::Move)> {
+/// letter index as the automaton numbers them (up 0, down 1, left 2, right 3); a fixed array
+/// and its length, so that the oracle allocates nothing per node.
+fn moves(cell: usize, rows: usize, cols: usize) -> ([(usize, npuzzle::Move); 4], usize) {
     use npuzzle::Move::*;
     let (r, c) = (cell / cols, cell % cols);
-    let mut v = Vec::new();
+    let mut v = [(0, Up); 4];
+    let mut n = 0;
+    let mut push = |x| {
+        v[n] = x;
+        n += 1;
+    };
     if r > 0 {
-        v.push((cell - cols, Up));
+        push((cell - cols, Up));
     }
     if c > 0 {
-        v.push((cell - 1, Left));
+        push((cell - 1, Left));
     }
     if c + 1 < cols {
-        v.push((cell + 1, Right));
+        push((cell + 1, Right));
     }
     if r + 1 < rows {
-        v.push((cell + cols, Down));
+        push((cell + cols, Down));
     }
-    v
+    (v, n)
+}
+
+/// Linear conflict written here: Manhattan plus 2 per tile that must leave its line, the
+/// tiles to leave being the fewest whose removal leaves the line's tiles (those whose goal
+/// lies in that line) in goal order, i.e. the line's tiles minus the longest increasing
+/// subsequence of their goal positions.
+fn linear_conflict(tiles: &[u8], cols: usize) -> u32 {
+    let n = tiles.len();
+    let rows = n / cols;
+    fn removals(goals: &[usize]) -> u32 {
+        // Longest increasing subsequence by the quadratic recurrence (lines are short).
+        let mut best = vec![1usize; goals.len()];
+        for i in 0..goals.len() {
+            for j in 0..i {
+                if goals[j] < goals[i] {
+                    best[i] = best[i].max(best[j] + 1);
+                }
+            }
+        }
+        (goals.len() - best.iter().copied().max().unwrap_or(0)) as u32
+    }
+    let mut extra = 0;
+    for r in 0..rows {
+        let goals: Vec<usize> = (0..cols)
+            .map(|c| r * cols + c)
+            .filter(|&cell| tiles[cell] != 0 && goal_cell(tiles[cell], n) / cols == r)
+            .map(|cell| goal_cell(tiles[cell], n) % cols)
+            .collect();
+        extra += removals(&goals);
+    }
+    for c in 0..cols {
+        let goals: Vec<usize> = (0..rows)
+            .map(|r| r * cols + c)
+            .filter(|&cell| tiles[cell] != 0 && goal_cell(tiles[cell], n) % cols == c)
+            .map(|cell| goal_cell(tiles[cell], n) / cols)
+            .collect();
+        extra += removals(&goals);
+    }
+    manhattan(tiles, cols) + 2 * extra
 }
 
 struct Oracle<'a> {
@@ -100,7 +145,8 @@ impl Oracle<'_> {
         counts: &mut (u64, u64),
     ) {
         counts.0 += 1;
-        for (next, m) in moves(blank, self.rows, self.cols) {
+        let (list, len) = moves(blank, self.rows, self.cols);
+        for &(next, m) in &list[..len] {
             if next == parent {
                 continue;
             }
@@ -226,6 +272,110 @@ fn kre_is_exact_over_all_start_states() {
     }
 }
 
+/// The oracle's mean whole iteration (expanded, generated) over `states`, on two threads.
+fn mean_iteration(oracle: &Oracle, states: &[Vec<u8>], bound: u32) -> (f64, f64) {
+    let halves: Vec<&[Vec<u8>]> = states.chunks(states.len().div_ceil(2)).collect();
+    let sums: Vec<(u64, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = halves
+            .iter()
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter().fold((0u64, 0u64), |acc, t| {
+                        let c = oracle.iteration(&mut t.clone(), bound);
+                        (acc.0 + c.0, acc.1 + c.1)
+                    })
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let n = states.len() as f64;
+    let (e, g) = sums
+        .iter()
+        .fold((0u64, 0u64), |a, b| (a.0 + b.0, a.1 + b.1));
+    (e as f64 / n, g as f64 / n)
+}
+
+type HeuristicFn = fn(&[u8], usize) -> u32;
+
+/// The three heuristics of the 3 x 3 comparison, with the oracle's own implementations.
+const EIGHT_PUZZLE_HEURISTICS: [(HeuristicKind, HeuristicFn); 3] = [
+    (HeuristicKind::Misplaced, misplaced),
+    (HeuristicKind::Manhattan, manhattan),
+    (HeuristicKind::LinearConflict, linear_conflict),
+];
+
+/// KRE with the exact distribution of a 3 x 3 board equals the mean over all 181,440 start
+/// states of whole IDA* iterations counted by the oracle, for misplaced tiles, Manhattan
+/// and linear conflict (all consistent, so KRE's "g + h <= d" is the iteration's rule).
+/// One bound per heuristic, chosen so that the oracle's work stays near 1.5e7 nodes.
+#[test]
+fn kre_is_exact_over_all_eight_puzzle_start_states() {
+    let distances = common::exact_distances(3, 3, false);
+    assert_eq!(distances.len(), 181_440);
+    let states: Vec<Vec<u8>> = distances.into_keys().collect();
+    let g = Geometry::new(3, 3, Goal::BlankLast);
+    let tree = TreeCounts::uniform(&g, Pruning::Parent, 24);
+    for ((kind, h), bound) in EIGHT_PUZZLE_HEURISTICS.into_iter().zip([9u32, 14, 16]) {
+        let built = build(&kind, &g).unwrap();
+        let profile = Profile::new(&g, &built, 0, 1);
+        assert!(profile.exact);
+        let oracle = Oracle {
+            rows: 3,
+            cols: 3,
+            h,
+            automaton: None,
+        };
+        let (e, generated) = mean_iteration(&oracle, &states, bound);
+        let p = kre(&tree, &profile, &[bound])[0];
+        assert!(
+            (p.expanded - e).abs() < 1e-9 * e && (p.generated - generated).abs() < 1e-9 * generated,
+            "{kind} bound {bound}: KRE {} / {} vs oracle {e} / {generated}",
+            p.expanded,
+            p.generated
+        );
+    }
+}
+
+/// The 3 x 3 table of results/predict.md: KRE against the oracle's mean over all start
+/// states, every bound up to 16 (misplaced), 22 (Manhattan), 24 (linear conflict) or
+/// `PREDICT_3X3_LAST_BOUND`, both trees. Minutes of CPU, so run by hand:
+/// `cargo test --profile test-opt --test predict -- --ignored --nocapture eight_puzzle_table`.
+#[test]
+#[ignore]
+fn eight_puzzle_table() {
+    let distances = common::exact_distances(3, 3, false);
+    let states: Vec<Vec<u8>> = distances.into_keys().collect();
+    let g = Geometry::new(3, 3, Goal::BlankLast);
+    let cap: Option<u32> = std::env::var("PREDICT_3X3_LAST_BOUND")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    println!("heuristic,tree,bound,kre_generated,oracle_generated,ratio");
+    for pruning in [Pruning::Parent, Pruning::Automaton] {
+        let tree = TreeCounts::uniform(&g, pruning, 40);
+        for ((kind, h), last) in EIGHT_PUZZLE_HEURISTICS.into_iter().zip([16u32, 22, 24]) {
+            let last = cap.unwrap_or(last);
+            let built = build(&kind, &g).unwrap();
+            let profile = Profile::new(&g, &built, 0, 1);
+            let oracle = Oracle {
+                rows: 3,
+                cols: 3,
+                h,
+                automaton: (pruning == Pruning::Automaton).then(MoveAutomaton::shared),
+            };
+            for bound in 0..=last {
+                let (_, measured) = mean_iteration(&oracle, &states, bound);
+                let p = kre(&tree, &profile, &[bound])[0].generated;
+                println!(
+                    "{kind},{},{bound},{p:.6},{measured:.6},{:.9}",
+                    pruning.name(),
+                    p / measured
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn cli_writes_a_tidy_csv_and_a_figure() {
     let dir = tempfile::tempdir().unwrap();
@@ -291,4 +441,135 @@ fn cli_errors_name_the_flag() {
     );
     fail(&["--size", "3x3", "--bounds", "9..3"], "bounds");
     fail(&[], "--size");
+}
+
+/// `--measure`: IDA*'s counts beside the predictions equal the oracle's whole iterations,
+/// and the `set` row sums the instances (iterations before the last, the last times
+/// `--last-fraction`) next to the measured run totals.
+#[test]
+fn cli_measures_iterations_and_the_set_total() {
+    let distances = common::exact_distances(3, 3, false);
+    let mut states: Vec<(Vec<u8>, u8)> = distances.into_iter().filter(|(_, d)| *d >= 14).collect();
+    states.sort();
+    let picked: Vec<(Vec<u8>, u8)> = states.into_iter().step_by(20_000).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("eight.tsv");
+    let mut text = String::from("id\toptimal\ttiles\n");
+    for (i, (tiles, d)) in picked.iter().enumerate() {
+        let t: Vec<String> = tiles.iter().map(u8::to_string).collect();
+        text.push_str(&format!("{}\t{d}\t{}\n", i + 1, t.join(" ")));
+    }
+    std::fs::write(&file, text).unwrap();
+    let csv_path = dir.path().join("p.csv");
+    let out = Command::cargo_bin("bench")
+        .unwrap()
+        .args([
+            "predict",
+            "--goal",
+            "blank-last",
+            "--heuristics",
+            "manhattan",
+        ])
+        .args([
+            "--method",
+            "kre,ss",
+            "--pruning",
+            "plain",
+            "--measure",
+            "1000000",
+        ])
+        .args(["--last-fraction", "0.25", "--instances"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&csv_path)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("Set total"), "{stdout}");
+    assert!(stdout.contains("median"), "{stdout}");
+    let oracle = Oracle {
+        rows: 3,
+        cols: 3,
+        h: manhattan,
+        automaton: None,
+    };
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (id, scope, bound, method, measured, predicted) = (
+        col("instance_id"),
+        col("scope"),
+        col("bound"),
+        col("method"),
+        col("measured_generated"),
+        col("predicted_generated"),
+    );
+    let (mut checked, mut sets) = (0, 0);
+    // Per instance and method: predicted iterations by bound.
+    let mut per: std::collections::HashMap<(String, String), Vec<(u32, f64)>> =
+        std::collections::HashMap::new();
+    let mut set_rows = Vec::new();
+    for rec in reader.records() {
+        let rec = rec.unwrap();
+        let b: u32 = rec[bound].parse().unwrap();
+        match &rec[scope] {
+            "iteration" if !rec[id].is_empty() => {
+                let k: usize = rec[id].parse().unwrap();
+                per.entry((rec[method].to_string(), rec[id].to_string()))
+                    .or_default()
+                    .push((b, rec[predicted].parse().unwrap()));
+                if !rec[measured].is_empty() {
+                    let mut t = picked[k - 1].0.clone();
+                    let want = oracle.iteration(&mut t, b).1;
+                    assert_eq!(rec[measured].parse::<u64>().unwrap(), want, "{rec:?}");
+                    checked += 1;
+                }
+            }
+            "set" => {
+                sets += 1;
+                assert_eq!(b, u32::from(picked.iter().map(|p| p.1).max().unwrap()));
+                set_rows.push((
+                    rec[method].to_string(),
+                    rec[predicted].parse::<f64>().unwrap(),
+                    rec[measured].parse::<f64>().unwrap(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        checked > picked.len(),
+        "{checked} measured iterations checked"
+    );
+    assert_eq!(sets, 2, "a set row per method");
+    for (m, predicted, measured) in set_rows {
+        // The set prediction from the iteration rows, written out here.
+        let mut want = 0.0;
+        for (k, (_, d)) in picked.iter().enumerate() {
+            want += 1.0;
+            for &(b, g) in &per[&(m.clone(), (k + 1).to_string())] {
+                let w = if b == u32::from(*d) { 0.25 } else { 1.0 };
+                want += w * (g - 1.0);
+            }
+        }
+        assert!(
+            (predicted - want).abs() < 1e-6 * want,
+            "{m}: {predicted} vs {want}"
+        );
+        // The measured set total: IDA*'s runs, each its root once.
+        let mut runs = 0.0;
+        for (tiles, _) in &picked {
+            let board = Board::new(3, 3, tiles.iter().map(|&t| u32::from(t)).collect()).unwrap();
+            let r = solve(
+                &board,
+                Goal::BlankLast,
+                Algorithm::Idastar,
+                &HeuristicKind::Manhattan,
+                &Limits::default(),
+            )
+            .unwrap();
+            runs += r.stats.generated as f64;
+        }
+        assert_eq!(measured, runs, "{m}");
+    }
 }

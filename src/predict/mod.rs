@@ -17,17 +17,20 @@
 
 pub mod cdp;
 pub mod kre;
+pub mod measure;
 pub mod profile;
 pub mod ss;
 pub mod tree;
 
 use std::collections::HashMap;
+
+use rayon::prelude::*;
 use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::board::Goal;
+use crate::board::{Board, Goal};
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use crate::heuristic::{HeuristicError, HeuristicKind, build};
 pub use profile::Profile;
@@ -82,6 +85,8 @@ pub struct Target {
     pub id: String,
     /// The position.
     pub tiles: Tiles,
+    /// The same position as a board (what IDA* runs on with [`Request::measure_nodes`]).
+    pub board: Board,
     /// Its optimal solution length, if known: the bound of IDA*'s last iteration.
     pub optimal: Option<u32>,
 }
@@ -114,6 +119,12 @@ pub struct Request {
     pub seed: u64,
     /// CDP: levels of the real tree walked before the prediction takes over.
     pub cdp_exact_depth: u32,
+    /// The share of its last iteration IDA* is assumed to search before it meets the first
+    /// solution, in the [`Scope::Set`] total (published run totals stop there).
+    pub last_fraction: f64,
+    /// Run IDA* on every instance with this node budget and put its counts beside the
+    /// predictions ([`Row::measured`], [`Summary::validation`]).
+    pub measure_nodes: Option<u64>,
 }
 
 /// Whether a row is one iteration or the total through it.
@@ -123,6 +134,11 @@ pub enum Scope {
     Iteration,
     /// Every iteration from the start's estimate through that bound (root counted once).
     Total,
+    /// Summed over every instance with a known optimal length: its iterations before the
+    /// last, plus [`Request::last_fraction`] of the last one (IDA* stops at the first
+    /// solution); `bound` is the largest optimal length. Comparable with a published run
+    /// total such as Korf's 36,302,808,031 for his 100 instances.
+    Set,
 }
 
 impl Scope {
@@ -131,6 +147,7 @@ impl Scope {
         match self {
             Scope::Iteration => "iteration",
             Scope::Total => "total",
+            Scope::Set => "set",
         }
     }
 }
@@ -156,6 +173,29 @@ pub struct Row {
     pub generated: f64,
     /// Standard error of `generated` (sampling of the distribution or probes), if known.
     pub generated_se: Option<f64>,
+    /// With [`Request::measure_nodes`]: IDA*'s nodes generated in that iteration if it ran
+    /// to its end; for a `total` row the run's total, for a `set` row the sum of the run
+    /// totals, if every run was solved.
+    pub measured: Option<f64>,
+}
+
+/// Predicted against measured, per heuristic, tree and method ([`Request::measure_nodes`]).
+#[derive(Debug, Clone)]
+pub struct Validation {
+    /// The heuristic's name.
+    pub heuristic: String,
+    /// The tree.
+    pub pruning: Pruning,
+    /// The method.
+    pub method: Method,
+    /// Per instance with at least one complete iteration: predicted / measured nodes
+    /// generated, each summed over the instance's complete iterations.
+    pub ratios: Vec<f64>,
+    /// Per solved instance: (nodes IDA* generated in its last iteration before the first
+    /// solution, the predicted nodes of that whole iteration).
+    pub last: Vec<(f64, f64)>,
+    /// Instances measured and how many IDA* solved within the budget.
+    pub instances: (usize, usize),
 }
 
 /// Facts about the heuristics and trees beside the rows.
@@ -169,6 +209,8 @@ pub struct Summary {
     pub bounds: (u32, u32),
     /// What was not predicted and why.
     pub notes: Vec<String>,
+    /// Predicted against measured ([`Request::measure_nodes`]).
+    pub validation: Vec<Validation>,
 }
 
 /// Why a prediction cannot be made.
@@ -188,6 +230,17 @@ pub enum PredictError {
     /// Empty bound range.
     #[error("--bounds {0}..{1}: the first bound must not exceed the second")]
     Bounds(u32, u32),
+    /// A last-iteration share outside [0, 1].
+    #[error("--last-fraction {0}: expected a share of the last iteration between 0 and 1")]
+    LastFraction(f64),
+    /// IDA* could not run on an instance.
+    #[error("instance {id}: {error}")]
+    Measure {
+        /// The instance.
+        id: String,
+        /// Why.
+        error: crate::search::SolveError,
+    },
 }
 
 /// The default bounds for random start states: from the mean Manhattan distance to 1.6 times
@@ -217,6 +270,9 @@ pub fn predict(
     if bounds.0 > bounds.1 {
         return Err(PredictError::Bounds(bounds.0, bounds.1));
     }
+    if !(0.0..=1.0).contains(&req.last_fraction) {
+        return Err(PredictError::LastFraction(req.last_fraction));
+    }
     let random_bounds: Vec<u32> = (bounds.0..=bounds.1).collect();
     let max_optimal = req
         .targets
@@ -230,6 +286,7 @@ pub fn predict(
         branching: Vec::new(),
         bounds,
         notes: Vec::new(),
+        validation: Vec::new(),
     };
     let mut rows = Vec::new();
     let mut trees: HashMap<(Pruning, Option<usize>), TreeCounts> = HashMap::new();
@@ -272,6 +329,30 @@ pub fn predict(
                 .collect()
         };
         for &pruning in &req.prunings {
+            let measured: Vec<Option<measure::Measured>> = match req.measure_nodes {
+                Some(budget) => {
+                    let runs = req
+                        .targets
+                        .par_iter()
+                        .map(|t| {
+                            measure::measure(&t.board, req.goal, kind, pruning, budget)
+                                .map(Some)
+                                .map_err(|error| PredictError::Measure {
+                                    id: t.id.clone(),
+                                    error,
+                                })
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    progress(&format!(
+                        "{name} {}: IDA* measured on {} instances, {} solved within {budget} nodes",
+                        pruning.name(),
+                        runs.len(),
+                        runs.iter().flatten().filter(|m| m.solved).count()
+                    ));
+                    runs
+                }
+                None => vec![None; req.targets.len()],
+            };
             for &method in &req.methods {
                 if method == Method::Kre {
                     let p = profile.as_ref().expect("profiled for KRE");
@@ -286,6 +367,7 @@ pub fn predict(
                             expanded: e.expanded,
                             generated: e.generated,
                             generated_se: Some(e.generated_se),
+                            measured: None,
                         });
                     }
                 }
@@ -295,7 +377,18 @@ pub fn predict(
                     ));
                     continue;
                 }
-                for t in &req.targets {
+                // The set total: (instances, expanded, generated, variance of generated).
+                let mut set = (0usize, 0.0, 0.0, Some(0.0));
+                let mut set_measured = Some(0.0);
+                let mut validation = Validation {
+                    heuristic: name.clone(),
+                    pruning,
+                    method,
+                    ratios: Vec::new(),
+                    last: Vec::new(),
+                    instances: (0, 0),
+                };
+                for (t, run) in req.targets.iter().zip(&measured) {
                     let h0 = built.estimate(&geometry, &t.tiles);
                     let last = t.optimal.unwrap_or(bounds.1);
                     let its = iteration_bounds(h0, last);
@@ -332,7 +425,7 @@ pub fn predict(
                                 .collect()
                         }
                     };
-                    let row = |bound, scope, expanded, generated, se| Row {
+                    let row = |bound, scope, expanded, generated, se, measured| Row {
                         heuristic: name.clone(),
                         pruning,
                         method,
@@ -342,9 +435,30 @@ pub fn predict(
                         expanded,
                         generated,
                         generated_se: se,
+                        measured,
                     };
                     for &(b, e, g, se) in &estimates {
-                        rows.push(row(b, Scope::Iteration, e, g, se));
+                        let m = run.as_ref().and_then(|r| r.complete(b));
+                        rows.push(row(b, Scope::Iteration, e, g, se, m));
+                    }
+                    if let Some(run) = run {
+                        validation.instances.0 += 1;
+                        let (mut p, mut m) = (0.0, 0.0);
+                        for &(b, _, g, _) in &estimates {
+                            if let Some(x) = run.complete(b) {
+                                p += g;
+                                m += x;
+                            }
+                        }
+                        if m > 0.0 {
+                            validation.ratios.push(p / m);
+                        }
+                        if let Some((b, partial)) = run.last() {
+                            validation.instances.1 += 1;
+                            if let Some(e) = estimates.iter().find(|e| e.0 == b) {
+                                validation.last.push((partial, e.2));
+                            }
+                        }
                     }
                     if let Some(opt) = t.optimal {
                         let expanded: f64 = estimates.iter().map(|e| e.1).sum();
@@ -354,8 +468,32 @@ pub fn predict(
                             .map(|e| e.3.map(|s| s * s))
                             .sum::<Option<f64>>()
                             .map(f64::sqrt);
-                        rows.push(row(opt, Scope::Total, expanded, generated, se));
+                        let m = run.as_ref().and_then(measure::Measured::total);
+                        set_measured = set_measured.zip(m).map(|(a, b)| a + b);
+                        rows.push(row(opt, Scope::Total, expanded, generated, se, m));
+                        let (e, g, v) = last_iteration_share(&estimates, opt, req.last_fraction);
+                        set.0 += 1;
+                        set.1 += e;
+                        set.2 += g;
+                        set.3 = set.3.zip(v).map(|(a, b)| a + b);
                     }
+                }
+                if set.0 > 0 {
+                    rows.push(Row {
+                        heuristic: name.clone(),
+                        pruning,
+                        method,
+                        instance_id: None,
+                        bound: max_optimal,
+                        scope: Scope::Set,
+                        expanded: set.1,
+                        generated: set.2,
+                        generated_se: set.3.map(f64::sqrt),
+                        measured: set_measured.filter(|_| req.measure_nodes.is_some()),
+                    });
+                }
+                if req.measure_nodes.is_some() && !req.targets.is_empty() {
+                    summary.validation.push(validation);
                 }
                 if !req.targets.is_empty() {
                     progress(&format!(
@@ -370,9 +508,46 @@ pub fn predict(
     Ok((rows, summary))
 }
 
+/// One instance's share of a [`Scope::Set`] total: every iteration before the one with bound
+/// `opt` whole, that one times `fraction`; the root counted once. Returns (expanded,
+/// generated, variance of generated if every estimate has a standard error).
+fn last_iteration_share(
+    estimates: &[(u32, f64, f64, Option<f64>)],
+    opt: u32,
+    fraction: f64,
+) -> (f64, f64, Option<f64>) {
+    let (mut e, mut g, mut v) = (0.0, 1.0, Some(0.0));
+    for &(b, exp, gen_, se) in estimates {
+        let w = if b == opt { fraction } else { 1.0 };
+        e += w * exp;
+        g += w * (gen_ - 1.0);
+        v = v.zip(se).map(|(acc, s)| acc + (w * s) * (w * s));
+    }
+    (e, g, v)
+}
+
 /// A stable per-instance seed offset (FNV-1a of the id).
 fn hash_id(id: &str) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_share_counts_the_last_iteration_partly_and_the_root_once() {
+        // Iterations 10 and 12 (each with its root), optimal 12, half the last one.
+        let est = [(10, 5.0, 11.0, Some(1.0)), (12, 20.0, 41.0, Some(2.0))];
+        let (e, g, v) = last_iteration_share(&est, 12, 0.5);
+        assert_eq!(e, 5.0 + 10.0);
+        assert_eq!(g, 1.0 + 10.0 + 20.0);
+        assert_eq!(v, Some(1.0 + 1.0));
+        let (_, g1, _) = last_iteration_share(&est, 12, 1.0);
+        assert_eq!(g1, 1.0 + 10.0 + 40.0);
+        let (_, _, none) = last_iteration_share(&[(10, 5.0, 11.0, None)], 10, 0.5);
+        assert_eq!(none, None);
+    }
 }
