@@ -164,3 +164,126 @@ fn solve_says_when_it_rebuilds_a_corrupt_cache_file_or_cannot_save_and_clears_st
         .success()
         .stderr(predicate::str::contains("could not be saved"));
 }
+
+/// The cache directory's files with their sizes and modification times.
+fn snapshot(dir: &std::path::Path) -> Vec<(String, u64, std::time::SystemTime)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let m = e.metadata().unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                m.len(),
+                m.modified().unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn build_with_instances_prepares_exactly_what_a_run_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let last = dir.path().join("last.txt");
+    let first = dir.path().join("first.txt");
+    for (file, goal) in [(&last, "blank-last"), (&first, "blank-first")] {
+        bench()
+            .args(["gen", "--size", "3x3", "--moves", "12", "--count", "4"])
+            .args(["--seed", "1", "--goal", goal, "--out"])
+            .arg(file)
+            .assert()
+            .success();
+    }
+    let heuristics = "manhattan,pdb:1,2,3,4/5,6,7,8";
+    let with_instances = |cmd: &mut Command| {
+        cmd.arg("--pdb-dir")
+            .arg(&cache)
+            .arg("--instances")
+            .arg(&last)
+            .arg(&first)
+            .args(["--heuristics", heuristics]);
+    };
+    let mut build = bench();
+    build.args(["pdb", "build"]);
+    with_instances(&mut build);
+    build
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("built, saved").count(4));
+    // One database per group and goal (the files' own goals), nothing else.
+    let names: Vec<String> = snapshot(&cache).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        names,
+        [
+            "3x3-blank-first-1-2-3-4.pdb",
+            "3x3-blank-first-5-6-7-8.pdb",
+            "3x3-blank-last-1-2-3-4.pdb",
+            "3x3-blank-last-5-6-7-8.pdb",
+        ]
+    );
+    let mut verify = bench();
+    verify.args(["pdb", "verify"]);
+    with_instances(&mut verify);
+    verify
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("in all: 4 of 4 databases valid"));
+
+    // A run of the same instances and heuristics only loads: the cache is left as it was.
+    let before = snapshot(&cache);
+    let mut run = bench();
+    run.arg("run");
+    with_instances(&mut run);
+    run.args(["--quiet", "--threads", "1", "--out", "-"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    assert_eq!(snapshot(&cache), before, "the run changed the cache");
+    // The check above can fail: a partition that was not prepared is built and saved by the run.
+    bench()
+        .arg("--pdb-dir")
+        .arg(&cache)
+        .args(["run", "--instances"])
+        .arg(&last)
+        .args([
+            "--heuristics",
+            "pdb:1,2,3/4,5,6,7,8",
+            "--quiet",
+            "--out",
+            "-",
+        ])
+        .assert()
+        .success();
+    assert_ne!(snapshot(&cache), before);
+
+    // A missing database fails verify, naming it.
+    std::fs::remove_file(cache.join("3x3-blank-first-5-6-7-8.pdb")).unwrap();
+    let mut verify = bench();
+    verify.args(["pdb", "verify"]);
+    with_instances(&mut verify);
+    verify.assert().code(1).stdout(
+        predicate::str::contains("3x3-blank-first-5-6-7-8.pdb")
+            .and(predicate::str::contains("in all: 3 of 4 databases valid")),
+    );
+
+    // Without a pattern database among the heuristics there is nothing to do.
+    bench()
+        .arg("--pdb-dir")
+        .arg(&cache)
+        .args(["pdb", "build", "--instances"])
+        .arg(&last)
+        .args(["--heuristics", "manhattan"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing to do"));
+    // The files give the size.
+    bench()
+        .args(["pdb", "build", "--size", "3x3", "--instances"])
+        .arg(&last)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}

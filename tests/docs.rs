@@ -73,6 +73,7 @@ fn the_readme_stays_a_short_guide_and_its_links_resolve() {
         "docs/pattern-databases.md",
         "docs/instance-format.md",
         "docs/results-schema.md",
+        "docs/cluster.md",
     ] {
         let text = read(doc);
         let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

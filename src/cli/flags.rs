@@ -59,12 +59,13 @@ pub struct HeuristicList(pub Vec<HeuristicKind>);
 /// `manhattan,pdb:1,2,3/4,5,6,linear-conflict` is three heuristics.
 pub fn parse_heuristic_list(s: &str) -> Result<HeuristicList, String> {
     let mut names: Vec<String> = Vec::new();
-    for piece in s.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+    for piece in s.split([',', ';']).map(str::trim) {
         match names.last_mut() {
             Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
                 last.push(',');
                 last.push_str(piece);
             }
+            _ if piece.is_empty() => return Err(format!("\"{s}\": an empty heuristic name")),
             _ => names.push(piece.to_string()),
         }
     }
@@ -120,6 +121,26 @@ impl BoardSize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heuristic_lists_keep_the_commas_of_tile_groups() {
+        let names = |s: &str| -> Vec<String> {
+            parse_heuristic_list(s)
+                .unwrap()
+                .0
+                .iter()
+                .map(HeuristicKind::name)
+                .collect()
+        };
+        assert_eq!(
+            names("manhattan,pdb:1,2,3/4,5,6,linear-conflict"),
+            ["manhattan", "pdb:1,2,3/4,5,6", "linear-conflict"]
+        );
+        assert_eq!(names("pdb:6-6-3,pdb"), ["pdb:6-6-3", "pdb"]);
+        assert!(parse_heuristic_list("manhattan,,pdb").is_err());
+        assert!(parse_heuristic_list("manhattan,2").is_err());
+        assert!(parse_heuristic_list("").is_err());
+    }
 
     #[test]
     fn every_spelling_of_a_size_means_the_same() {

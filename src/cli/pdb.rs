@@ -1,14 +1,17 @@
 //! `bench pdb build|info|verify`: the pattern-database cache from the command line.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
-use super::flags::BoardSize;
+use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
 use crate::board::Goal;
 use crate::geometry::Geometry;
+use crate::harness::plan;
+use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
 
 /// The `bench pdb` subcommands.
@@ -34,9 +37,25 @@ pub struct PdbArgs {
     /// The board size [default: 4x4].
     #[command(flatten)]
     pub size: BoardSize,
-    /// Goal layout: blank-last or blank-first (Korf's instances use blank-first).
-    #[arg(long, default_value = "blank-last")]
-    pub goal: Goal,
+    /// Goal layout: blank-last or blank-first (Korf's instances use blank-first) [default:
+    /// blank-last; with --instances, each file's own, as in `bench run`].
+    #[arg(long)]
+    pub goal: Option<Goal>,
+    /// The databases a `bench run` of these instance files will load: board sizes and goals
+    /// from the files (instead of --size), heuristics from --heuristics. Prepares a cluster
+    /// run's cache once, before its shards start.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["size", "n", "rows"])]
+    pub instances: Vec<PathBuf>,
+    /// With --instances: the run's heuristics, comma-separated as in `bench run`; the pattern
+    /// databases among them are used [default: SPEC].
+    #[arg(
+        long,
+        value_name = "LIST",
+        requires = "instances",
+        value_parser = parse_heuristic_list,
+        action = clap::ArgAction::Append
+    )]
+    pub heuristics: Vec<HeuristicList>,
     /// build: rebuild even if a valid file is cached. verify: also compare with a fresh build.
     #[arg(long, alias = "rebuild")]
     pub force: bool,
@@ -50,22 +69,69 @@ fn board_size(size: &BoardSize) -> anyhow::Result<(usize, usize)> {
     Ok((r, c))
 }
 
-/// The board, partition and cache directory of the arguments.
-fn resolve(args: &PdbArgs) -> anyhow::Result<(Geometry, PdbSpec, Vec<TableKey>)> {
-    let (rows, cols) = board_size(&args.size)?;
-    let spec: PdbSpec = args.spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
-    let g = Geometry::new(rows, cols, args.goal);
-    let groups = spec.groups(&g)?;
-    let keys = groups
-        .into_iter()
-        .map(|tiles| TableKey {
-            rows,
-            cols,
-            goal: args.goal,
-            tiles,
-        })
-        .collect();
-    Ok((g, spec, keys))
+/// One partition on one board: what the subcommands report on.
+struct Target {
+    g: Geometry,
+    spec: PdbSpec,
+    keys: Vec<TableKey>,
+}
+
+/// The partitions and boards of the arguments: SPEC on --size, or every pattern-database
+/// heuristic of --heuristics on every board size and goal of --instances (each database once).
+fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
+    let spec_arg =
+        || -> anyhow::Result<PdbSpec> { args.spec.parse().map_err(|e: String| anyhow::anyhow!(e)) };
+    if args.instances.is_empty() {
+        let (rows, cols) = board_size(&args.size)?;
+        let g = Geometry::new(rows, cols, args.goal.unwrap_or(Goal::BlankLast));
+        let spec = spec_arg()?;
+        let keys = pdb::table_keys(&spec, &g)?;
+        return Ok(vec![Target { g, spec, keys }]);
+    }
+    let specs: Vec<PdbSpec> = if args.heuristics.is_empty() {
+        vec![spec_arg()?]
+    } else {
+        args.heuristics
+            .iter()
+            .flat_map(|l| &l.0)
+            .filter_map(|h| match h {
+                HeuristicKind::Pdb(spec) => Some(spec.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    // Unsolvable boards do not change which databases a run loads.
+    let sources = plan::load_instances(&args.instances, args.goal, true)?;
+    let mut targets: Vec<Target> = Vec::new();
+    let mut seen = HashSet::new();
+    for s in &sources {
+        let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
+        if rows * cols > 64 {
+            bail!(
+                "{}: {rows} x {cols} boards; pattern databases need at most 64 cells",
+                s.name
+            );
+        }
+        let g = Geometry::new(rows, cols, goal);
+        for spec in &specs {
+            let keys: Vec<TableKey> = pdb::table_keys(spec, &g)
+                .with_context(|| format!("{} (in {})", spec, s.name))?
+                .into_iter()
+                .filter(|k| seen.insert(k.clone()))
+                .collect();
+            if !keys.is_empty() {
+                targets.push(Target {
+                    g: g.clone(),
+                    spec: spec.clone(),
+                    keys,
+                });
+            }
+        }
+    }
+    if targets.is_empty() {
+        println!("no pattern database among the heuristics: nothing to do");
+    }
+    Ok(targets)
 }
 
 fn tiles_text(tiles: &[u8]) -> String {
@@ -97,121 +163,140 @@ pub fn run(cmd: PdbCommand) -> anyhow::Result<i32> {
     }
 }
 
+fn cache_text(dir: &Option<PathBuf>) -> String {
+    dir.as_ref()
+        .map_or("none (NPUZZLE_PDB_DIR=off)".into(), |d| {
+            d.display().to_string()
+        })
+}
+
 fn build(args: &PdbArgs) -> anyhow::Result<i32> {
-    let (g, spec, keys) = resolve(args)?;
+    let targets = resolve(args)?;
     let dir = store::cache_dir();
-    println!(
-        "{spec} on {} x {} ({}), cache directory {}",
-        g.rows,
-        g.cols,
-        g.goal,
-        dir.as_ref()
-            .map_or("none (NPUZZLE_PDB_DIR=off)".into(), |d| d
-                .display()
-                .to_string())
-    );
     let start = Instant::now();
     let mut failed = false;
-    for key in &keys {
-        let t = pdb::obtain(key, dir.clone(), args.force);
-        if let Some(why) = &t.rejected {
-            println!("  rejected cached file: {why}");
-        }
-        let what = match &t.origin {
-            Origin::Loaded(p) => format!("loaded {}", p.display()),
-            Origin::BuiltAndSaved(p) => format!("built, saved {}", p.display()),
-            Origin::BuiltOnly(why) => {
-                failed |= dir.is_some();
-                format!("built, NOT saved: {why}")
-            }
-        };
+    for Target { g, spec, keys } in &targets {
         println!(
-            "  tiles {}: {} entries, {}, {:.2} s, {what}",
-            tiles_text(&key.tiles),
-            t.data.len(),
-            summary(&t.data),
-            t.elapsed.as_secs_f64()
+            "{spec} on {} x {} ({}), cache directory {}",
+            g.rows,
+            g.cols,
+            g.goal,
+            cache_text(&dir)
         );
+        for key in keys {
+            let t = pdb::obtain(key, dir.clone(), args.force);
+            if let Some(why) = &t.rejected {
+                println!("  rejected cached file: {why}");
+            }
+            let what = match &t.origin {
+                Origin::Loaded(p) => format!("loaded {}", p.display()),
+                Origin::BuiltAndSaved(p) => format!("built, saved {}", p.display()),
+                Origin::BuiltOnly(why) => {
+                    failed |= dir.is_some();
+                    format!("built, NOT saved: {why}")
+                }
+            };
+            println!(
+                "  tiles {}: {} entries, {}, {:.2} s, {what}",
+                tiles_text(&key.tiles),
+                t.data.len(),
+                summary(&t.data),
+                t.elapsed.as_secs_f64()
+            );
+        }
     }
     println!("total {:.2} s", start.elapsed().as_secs_f64());
     Ok(i32::from(failed))
 }
 
 fn info(args: &PdbArgs) -> anyhow::Result<i32> {
-    let (g, spec, keys) = resolve(args)?;
+    let targets = resolve(args)?;
     let dir = store::cache_dir();
-    println!(
-        "{spec} on {} x {} ({}): {} databases, reflection {}",
-        g.rows,
-        g.cols,
-        g.goal,
-        keys.len(),
-        if spec.reflect && g.rows == g.cols {
-            "on"
-        } else {
-            "off"
-        }
-    );
-    let Some(dir) = dir else {
-        println!("no cache directory (NPUZZLE_PDB_DIR=off)");
-        return Ok(0);
-    };
-    println!("cache directory {}", dir.display());
-    for key in &keys {
-        let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
-        let path = dir.join(store::file_name(key));
-        let state = match store::load(&dir, key, entries) {
-            Ok(data) => format!("valid, {}", summary(&data)),
-            Err(e) => format!("not usable: {e}"),
-        };
+    for Target { g, spec, keys } in &targets {
         println!(
-            "  tiles {}: {entries} entries, {} ({state})",
-            tiles_text(&key.tiles),
-            path.display()
+            "{spec} on {} x {} ({}): {} databases, reflection {}",
+            g.rows,
+            g.cols,
+            g.goal,
+            keys.len(),
+            if spec.reflect && g.rows == g.cols {
+                "on"
+            } else {
+                "off"
+            }
         );
+        let Some(dir) = &dir else {
+            println!("no cache directory (NPUZZLE_PDB_DIR=off)");
+            continue;
+        };
+        println!("cache directory {}", dir.display());
+        for key in keys {
+            let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
+            let path = dir.join(store::file_name(key));
+            let state = match store::load(dir, key, entries) {
+                Ok(data) => format!("valid, {}", summary(&data)),
+                Err(e) => format!("not usable: {e}"),
+            };
+            println!(
+                "  tiles {}: {entries} entries, {} ({state})",
+                tiles_text(&key.tiles),
+                path.display()
+            );
+        }
     }
     Ok(0)
 }
 
 fn verify(args: &PdbArgs) -> anyhow::Result<i32> {
-    let (g, spec, keys) = resolve(args)?;
+    let targets = resolve(args)?;
     let dir: PathBuf = store::cache_dir().context("no cache directory to verify")?;
-    let mut bad = 0;
-    for key in &keys {
-        let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
-        match store::load(&dir, key, entries) {
-            Ok(data) => {
-                if args.force {
-                    let (fresh, _) = table::build(&g, &key.tiles);
-                    if fresh != data {
-                        bad += 1;
-                        println!(
-                            "tiles {}: DIFFERS from a fresh build",
-                            tiles_text(&key.tiles)
-                        );
-                        continue;
-                    }
-                }
-                println!(
-                    "tiles {}: ok{}",
-                    tiles_text(&key.tiles),
+    let (mut all, mut all_bad) = (0, 0);
+    for Target { g, spec, keys } in &targets {
+        let mut bad = 0;
+        for key in keys {
+            let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
+            match store::load(&dir, key, entries) {
+                Ok(data) => {
                     if args.force {
-                        " (matches a fresh build)"
-                    } else {
-                        ""
+                        let (fresh, _) = table::build(g, &key.tiles);
+                        if fresh != data {
+                            bad += 1;
+                            println!(
+                                "tiles {}: DIFFERS from a fresh build",
+                                tiles_text(&key.tiles)
+                            );
+                            continue;
+                        }
                     }
-                );
-            }
-            Err(e) => {
-                bad += 1;
-                println!("tiles {}: {e}", tiles_text(&key.tiles));
+                    println!(
+                        "tiles {}: ok{}",
+                        tiles_text(&key.tiles),
+                        if args.force {
+                            " (matches a fresh build)"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                Err(e) => {
+                    bad += 1;
+                    println!("tiles {}: {e}", tiles_text(&key.tiles));
+                }
             }
         }
+        println!(
+            "{spec} on {} x {} ({}): {} of {} databases valid",
+            g.rows,
+            g.cols,
+            g.goal,
+            keys.len() - bad,
+            keys.len()
+        );
+        all += keys.len();
+        all_bad += bad;
     }
-    println!(
-        "{spec}: {} of {} databases valid",
-        keys.len() - bad,
-        keys.len()
-    );
-    Ok(i32::from(bad > 0))
+    if targets.len() > 1 {
+        println!("in all: {} of {all} databases valid", all - all_bad);
+    }
+    Ok(i32::from(all_bad > 0))
 }

@@ -39,7 +39,8 @@ pub struct RunArgs {
         long,
         default_value = "manhattan",
         value_name = "LIST",
-        value_parser = parse_heuristic_list
+        value_parser = parse_heuristic_list,
+        action = clap::ArgAction::Append
     )]
     pub heuristics: Vec<HeuristicList>,
     /// Goal layout for every file, overriding what the files say: blank-last or blank-first.

@@ -99,6 +99,21 @@ fn registry() -> &'static Mutex<HashMap<TableKey, Slot>> {
     REG.get_or_init(Default::default)
 }
 
+/// The databases [`Pdb::new`] uses for `spec` on `g`, one per group in group order: what
+/// `bench pdb build` prepares so that a later run only loads them.
+pub fn table_keys(spec: &PdbSpec, g: &Geometry) -> Result<Vec<TableKey>, HeuristicError> {
+    Ok(spec
+        .groups(g)?
+        .into_iter()
+        .map(|tiles| TableKey {
+            rows: g.rows,
+            cols: g.cols,
+            goal: g.goal,
+            tiles,
+        })
+        .collect())
+}
+
 /// The database `key`, from this process's tables, else the disk cache, else built (and then
 /// stored). Concurrent callers asking for the same database wait for one build.
 pub fn table(key: &TableKey) -> Arc<Table> {
