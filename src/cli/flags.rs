@@ -59,12 +59,13 @@ pub struct HeuristicList(pub Vec<HeuristicKind>);
 /// `manhattan,pdb:1,2,3/4,5,6,linear-conflict` is three heuristics.
 pub fn parse_heuristic_list(s: &str) -> Result<HeuristicList, String> {
     let mut names: Vec<String> = Vec::new();
-    for piece in s.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+    for piece in s.split([',', ';']).map(str::trim) {
         match names.last_mut() {
             Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
                 last.push(',');
                 last.push_str(piece);
             }
+            _ if piece.is_empty() => return Err(format!("\"{s}\": an empty heuristic name")),
             _ => names.push(piece.to_string()),
         }
     }
