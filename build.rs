@@ -16,8 +16,12 @@ fn main() {
     let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=NPUZZLE_GIT_COMMIT={commit}");
     // Re-run when HEAD moves: the HEAD file, the branch ref it points to, and packed refs.
+    // Only paths that exist: cargo treats a missing watched file as changed, which would
+    // rebuild the crate on every command (a fresh clone may have no packed-refs).
     for path in ["HEAD", "packed-refs"] {
-        if let Some(p) = git(&["rev-parse", "--git-path", path]) {
+        if let Some(p) = git(&["rev-parse", "--git-path", path])
+            && Path::new(&p).exists()
+        {
             println!("cargo:rerun-if-changed={p}");
         }
     }
