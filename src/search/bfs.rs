@@ -107,19 +107,13 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     let root = <u64 as Packed>::pack(start, cells);
     let root_blank = root.blank(cells);
     let mut budget = Budget::new(limits);
+    if root == goal {
+        return solved_at_root();
+    }
     let mut stats = SearchStats {
         generated: 1,
         ..SearchStats::default()
     };
-    if root == goal {
-        stats.stored_peak = 1;
-        return RawOutcome {
-            status: Status::Solved,
-            moves: Some(Vec::new()),
-            stats,
-            per_iteration: Vec::new(),
-        };
-    }
     let mut first = NibbleLayer {
         keys: vec![squeeze(root, root_blank) | (root_blank as u64) << 60],
         start: [1; 17],
@@ -393,19 +387,13 @@ fn run_with<C: Capacity, P: Packed<C>>(
     let goal = P::pack(&geometry.goal_tiles(), cells);
     let root = P::pack(start, cells);
     let mut budget = Budget::new(limits);
+    if root == goal {
+        return solved_at_root();
+    }
     let mut stats = SearchStats {
         generated: 1,
         ..SearchStats::default()
     };
-    if root == goal {
-        stats.stored_peak = 1;
-        return RawOutcome {
-            status: Status::Solved,
-            moves: Some(Vec::new()),
-            stats,
-            per_iteration: Vec::new(),
-        };
-    }
     let entry_bytes = size_of::<Entry<P, C::Tile>>() as u64;
     let root_blank = C::Tile::from_index(root.blank(cells));
     let mut layers: Vec<Vec<Entry<P, C::Tile>>> = vec![vec![Entry {
@@ -543,6 +531,20 @@ fn run_with<C: Capacity, P: Packed<C>>(
         status: status.unwrap_or(Status::NodeLimit),
         moves,
         stats,
+        per_iteration: Vec::new(),
+    }
+}
+
+/// The outcome when the start is the goal: the root generated and stored, no moves.
+fn solved_at_root() -> RawOutcome {
+    RawOutcome {
+        status: Status::Solved,
+        moves: Some(Vec::new()),
+        stats: SearchStats {
+            generated: 1,
+            stored_peak: 1,
+            ..SearchStats::default()
+        },
         per_iteration: Vec::new(),
     }
 }
