@@ -16,9 +16,9 @@ use predicates::prelude::*;
 
 /// The results header as documented in docs/results-schema.md (copied, not computed).
 const DOCUMENTED_HEADER: &str = "run_id,instance_file,instance_id,rows,cols,goal,scramble_moves,\
-algorithm,heuristic,repetition,status,moves,lower_bound,optimal,nodes_expanded,nodes_generated,\
-iterations,peak_stored_nodes,peak_heap_bytes,wall_ms,search_ms,cpu_ms,setup_ms,initial_h,message,\
-solution";
+algorithm,heuristic,repetition,status,moves,lower_bound,optimal,known_optimal,suboptimal,\
+nodes_expanded,nodes_generated,iterations,peak_stored_nodes,peak_heap_bytes,peak_rss_bytes,\
+wall_ms,search_ms,cpu_ms,user_ms,sys_ms,setup_ms,initial_h,measured_by,message,solution";
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()

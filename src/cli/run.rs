@@ -10,6 +10,7 @@ use super::flags::{
     parse_size_limit,
 };
 use crate::board::Goal;
+use crate::external::Solver;
 use crate::harness::engine::{self, RunOptions};
 use crate::harness::plan::Shard;
 use crate::search::Algorithm;
@@ -23,14 +24,25 @@ pub struct RunArgs {
     pub instances: Vec<PathBuf>,
     /// Algorithms, comma-separated: bfs, bibfs, dijkstra, astar, idastar, idastar-par (one
     /// instance on every thread; such jobs run one at a time), idastar-fsm and
-    /// idastar-par-fsm (with duplicate-path pruning), greedy, wastar:W, wida:W, approx.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "idastar",
-        value_name = "LIST"
-    )]
-    pub algos: Vec<Algorithm>,
+    /// idastar-par-fsm (with duplicate-path pruning), greedy, wastar:W, wida:W, approx
+    /// [default: idastar, or none when --solver is given].
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub algos: Option<Vec<Algorithm>>,
+    /// An external solver, NAME=COMMAND (repeatable): COMMAND runs under /bin/sh with one board
+    /// as a JSON matrix on stdin and answers on stdout (docs/external-solvers.md); NAME goes in
+    /// the algorithm column, `-` in the heuristic column. Placeholders: {rows}, {cols},
+    /// {goal}, {file}.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    pub solver: Vec<Solver>,
+    /// Run the built-in algorithms as child processes too (this program's `bench solve`), so
+    /// that they are measured like external solvers: user and system CPU time and peak
+    /// resident memory from the kernel, --max-memory on the whole process.
+    #[arg(long)]
+    pub isolate: bool,
+    /// CPU-time limit (user + system) per job run as a process (external solvers, and
+    /// built-ins with --isolate): 60s, 500ms, 2m, or none.
+    #[arg(long, value_parser = parse_duration_limit, value_name = "DURATION")]
+    pub cpu_limit: Option<DurationLimit>,
     /// Heuristics, comma-separated: none, misplaced, manhattan, linear-conflict,
     /// walking-distance, pdb, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:full or tile
     /// groups like pdb:1,2,3/4,5,6 (a tile group keeps its commas; `;` separates too). Blind
@@ -52,14 +64,15 @@ pub struct RunArgs {
     /// Repetitions of every job (for timing).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
-    /// Wall-clock limit per job: 60s, 500ms, 2m, or none.
+    /// Wall-clock limit per job: 60s, 500ms, 2m, or none. A process (external solver, isolated
+    /// job) gets SIGTERM, then SIGKILL half a second later.
     #[arg(long, default_value = "60s", value_parser = parse_duration_limit, value_name = "DURATION")]
     pub timeout: DurationLimit,
     /// Limit of generated nodes per job.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Memory limit per job, e.g. 64MiB, 2GiB, or none [default: 70% of physical memory
-    /// divided by the number of threads].
+    /// divided by the number of threads]. For a process: its group's resident memory.
     #[arg(long, value_parser = parse_size_limit, value_name = "SIZE")]
     pub max_memory: Option<SizeLimit>,
     /// Output CSV; `-` for stdout [default: results/run-<UTC time>.csv]. The metadata goes to
@@ -96,7 +109,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         instances: args.instances,
         goal: args.goal,
         skip_invalid: args.skip_invalid,
-        algorithms: args.algos,
+        algorithms: args.algos.unwrap_or_else(|| {
+            if args.solver.is_empty() {
+                vec![Algorithm::Idastar]
+            } else {
+                Vec::new()
+            }
+        }),
+        solvers: args.solver,
+        isolate: args.isolate,
+        cpu_limit: args.cpu_limit.and_then(|c| c.0),
         heuristics: args.heuristics.into_iter().flat_map(|l| l.0).collect(),
         repeat: args.repeat,
         shard: args.shard,

@@ -237,6 +237,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             DEFAULT_EXACT
         }
     };
+    let memory = crate::harness::alloc::start_job(None, None);
     let mut report = match solve_or_exit(&board, goal, algorithm, &heuristic, &limits) {
         Ok(report) => report,
         Err(exit) => return exit,
@@ -252,6 +253,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             Err(exit) => return exit,
         };
     }
+    let peak_heap = memory.peak_bytes();
+    drop(memory);
+    let used_h = if algorithm.is_blind() {
+        HeuristicKind::None
+    } else {
+        heuristic
+    };
     let moves = match (&report.status, &report.moves) {
         (Status::Solved, Some(moves)) => moves,
         (status, _) => {
@@ -259,17 +267,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 "error: {algorithm}: {}",
                 limit_message(*status, &args, &report, false)
             );
+            if args.format == Format::Json {
+                // The statistics of the stopped search, for `bench run --isolate`.
+                let json =
+                    JsonSolution::new(&board, goal, algorithm, &used_h, &report, None, peak_heap);
+                write_stdout(&(serde_json::to_string(&json)? + "\n"))?;
+            }
             return Ok(EXIT_LIMIT);
         }
     };
     let path = SolutionPath {
         start: &board,
         moves,
-    };
-    let used_h = if algorithm.is_blind() {
-        HeuristicKind::None
-    } else {
-        heuristic
     };
     eprintln!(
         "solved with {}{}: {} moves, {}",
@@ -290,7 +299,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let mut out = io::BufWriter::new(stdout.lock());
     let written = match (args.format, args.short) {
         (Format::Json, _) => {
-            let json = JsonSolution::new(&board, goal, algorithm, &used_h, &report, moves, &path);
+            let json = JsonSolution::new(
+                &board,
+                goal,
+                algorithm,
+                &used_h,
+                &report,
+                Some((moves, &path)),
+                peak_heap,
+            );
             serde_json::to_writer(&mut out, &json)
                 .map_err(io::Error::from)
                 .and_then(|()| out.write_all(b"\n"))
@@ -501,15 +518,21 @@ impl SolutionPath<'_> {
     }
 }
 
-/// `--format json`.
+/// `--format json`: a solution, or (exit status 3) the statistics of a search a limit stopped,
+/// without `moves`, `length` and `blank_positions`.
 #[derive(Serialize)]
 struct JsonSolution {
+    /// `solved`, or the limit: `timeout`, `node-limit`, `memory-limit`, `depth-limit`.
+    status: &'static str,
     rows: usize,
     cols: usize,
     goal: Goal,
-    moves: String,
-    length: usize,
-    blank_positions: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blank_positions: Option<Vec<usize>>,
     algorithm: String,
     heuristic: String,
     optimal: bool,
@@ -518,6 +541,10 @@ struct JsonSolution {
     peak_stored_nodes: u64,
     initial_h: Option<u32>,
     iterations: Option<u32>,
+    /// For a stopped search: every solution has at least this many moves (IDA*).
+    lower_bound: Option<u32>,
+    /// The most heap bytes the search held (counting allocator; null without it).
+    peak_heap_bytes: Option<u64>,
     /// IDA*: bound, expanded, generated (root included) and completeness of every iteration.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     per_iteration: Vec<IterationCount>,
@@ -532,16 +559,17 @@ impl JsonSolution {
         algorithm: Algorithm,
         heuristic: &HeuristicKind,
         report: &SolveReport,
-        moves: &[Move],
-        path: &SolutionPath,
+        solution: Option<(&[Move], &SolutionPath)>,
+        peak_heap_bytes: Option<u64>,
     ) -> JsonSolution {
         JsonSolution {
+            status: report.status.name(),
             rows: board.rows(),
             cols: board.cols(),
             goal,
-            moves: moves_to_string(moves),
-            length: moves.len(),
-            blank_positions: path.blank_positions().collect(),
+            moves: solution.map(|(m, _)| moves_to_string(m)),
+            length: solution.map(|(m, _)| m.len()),
+            blank_positions: solution.map(|(_, p)| p.blank_positions().collect()),
             algorithm: algorithm.to_string(),
             heuristic: heuristic.to_string(),
             optimal: report.optimal,
@@ -550,6 +578,8 @@ impl JsonSolution {
             peak_stored_nodes: report.stats.stored_peak,
             initial_h: report.initial_h,
             iterations: report.stats.iterations,
+            lower_bound: report.stats.lower_bound,
+            peak_heap_bytes,
             per_iteration: report.per_iteration.clone(),
             search_ms: millis(report.search_time),
             setup_ms: millis(report.setup_time),

@@ -3,7 +3,7 @@
 //! runs the jobs and writes each row as it finishes, and the result says how the session ended.
 //! `cli::run` only maps arguments to [`RunOptions`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -12,12 +12,13 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::limits;
-use super::meta::{self, InstanceFileMeta, Meta, Session};
+use super::meta::{self, InstanceFileMeta, Meta, Session, SolverMeta};
 use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
 use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::{signals, summary};
 use crate::board::Goal;
+use crate::external::Solver;
 use crate::heuristic::HeuristicKind;
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::{Algorithm, Limits};
@@ -41,6 +42,12 @@ pub struct RunOptions {
     pub algorithms: Vec<Algorithm>,
     /// Heuristics.
     pub heuristics: Vec<HeuristicKind>,
+    /// External solvers (`--solver NAME=COMMAND`).
+    pub solvers: Vec<Solver>,
+    /// Run the built-in algorithms as child processes (`--isolate`).
+    pub isolate: bool,
+    /// CPU-time limit of each job run as a process (`--cpu-limit`).
+    pub cpu_limit: Option<Duration>,
     /// Repetitions of every job.
     pub repeat: u32,
     /// Run only one slice of the jobs.
@@ -119,6 +126,7 @@ pub struct Prepared {
     sources: Vec<InstanceSource>,
     jobs: Vec<Job>,
     limits: Limits,
+    isolate_exe: Option<PathBuf>,
     threads: usize,
     run_id: String,
     sink: Sink,
@@ -177,6 +185,17 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
         sorted(&old.heuristics),
         sorted(&new.heuristics),
     );
+    let solvers = |m: &Meta| {
+        let mut v: Vec<String> = m
+            .solvers
+            .iter()
+            .map(|s| format!("{}={}", s.name, s.command))
+            .collect();
+        v.sort();
+        v.join(" ")
+    };
+    differ("--solver", solvers(old), solvers(new));
+    differ("--isolate", old.isolate.to_string(), new.isolate.to_string());
     differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
     let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
     let ms = |l: &Limits| opt(l.timeout.map(|t| t.as_millis() as u64));
@@ -190,6 +209,11 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
         "--max-memory (bytes)",
         opt(old.limits.max_memory_bytes),
         opt(new.limits.max_memory_bytes),
+    );
+    differ(
+        "--cpu-limit (ms)",
+        opt(old.cpu_limit_ms),
+        opt(new.cpu_limit_ms),
     );
     let files = |m: &Meta| {
         let mut v: Vec<String> = m
@@ -244,8 +268,29 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             );
         }
     }
-    let pairs = plan::pairs(&options.algorithms, &options.heuristics)?;
+    let pairs = plan::pairs(&options.algorithms, &options.heuristics, &options.solvers)?;
     plan::check_pairs(&sources, &pairs)?;
+    if options.cpu_limit.is_some() && !options.isolate && !options.algorithms.is_empty() {
+        bail!(
+            "--cpu-limit holds jobs run as processes (external solvers, and built-in algorithms \
+             with --isolate); add --isolate to hold the built-in algorithms {} to it too, or \
+             leave them out of --algos",
+            options
+                .algorithms
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let isolate_exe = if options.isolate && !options.algorithms.is_empty() {
+        Some(std::env::current_exe().context(
+            "--isolate: cannot find this program's executable to run the built-in algorithms as \
+             child processes",
+        )?)
+    } else {
+        None
+    };
     let mut jobs = plan::jobs(&sources, &pairs, options.repeat);
     if let Some(shard) = options.shard {
         jobs = shard.select(jobs);
@@ -366,6 +411,16 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             .collect(),
         heuristics: options.heuristics.iter().map(|h| h.name()).collect(),
         repeat: options.repeat,
+        solvers: options
+            .solvers
+            .iter()
+            .map(|s| SolverMeta {
+                name: s.name.clone(),
+                command: s.command.clone(),
+            })
+            .collect(),
+        isolate: options.isolate,
+        cpu_limit_ms: options.cpu_limit.map(|c| c.as_millis() as u64),
         jobs_planned,
         host: meta::Host::current(),
         instance_files: sources
@@ -492,7 +547,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     info(
         &options,
         format!(
-            "run {run_id}: {} jobs on {threads} thread(s), timeout {}, max nodes {}, max memory {} per job{}",
+            "run {run_id}: {} jobs on {threads} thread(s), timeout {}, max nodes {}, max memory {} per job{}{}{}",
             jobs.len(),
             job_limits
                 .timeout
@@ -503,6 +558,14 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             job_limits
                 .max_memory_bytes
                 .map_or("none".into(), |b| format_bytes(b as f64)),
+            options
+                .cpu_limit
+                .map_or(String::new(), |c| format!(", CPU limit {c:?} per process")),
+            if isolate_exe.is_some() {
+                ", built-ins isolated"
+            } else {
+                ""
+            },
             options
                 .shard
                 .map_or(String::new(), |s| format!(", shard {s}")),
@@ -520,6 +583,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
         sources,
         jobs,
         limits: job_limits,
+        isolate_exe,
         threads,
         run_id,
         sink,
@@ -546,6 +610,7 @@ impl Prepared {
             sources,
             jobs,
             limits,
+            isolate_exe,
             threads,
             run_id,
             sink,
@@ -589,23 +654,43 @@ impl Prepared {
             )
             .expect("valid progress template"),
         );
+        let scratch = std::env::temp_dir();
         let ctx = RunContext {
             run_id: &run_id,
             sources: &sources,
             limits: &limits,
+            cpu_limit: options.cpu_limit,
+            isolate: isolate_exe.as_deref(),
+            scratch: &scratch,
             solutions: options.solutions,
             interrupt: &interrupt,
         };
+        let mut known = KnownOptimal::new(&sources, &existing_rows);
         let mut new_rows: Vec<Row> = Vec::new();
-        let (mut solved, mut limited, mut errors) = (0usize, 0usize, 0usize);
+        let (mut solved, mut limited, mut errors, mut wrong) = (0usize, 0usize, 0usize, 0usize);
         let solve_fn = crate::search::solve;
         let result = runner::run_all(&ctx, &jobs, threads, &solve_fn, |outcome| {
-            let JobEnd::Row(row) = outcome else {
+            let JobEnd::Row(mut row) = outcome else {
                 return Ok(());
             };
+            known.judge(&mut row);
             writer.write(&row)?;
             match row.status {
                 Outcome::Solved => solved += 1,
+                Outcome::WrongAnswer | Outcome::Rejected | Outcome::Crashed => {
+                    wrong += 1;
+                    note(
+                        &pb,
+                        format!(
+                            "{}: {} instance {} {}: {}",
+                            row.status,
+                            row.instance_file,
+                            row.instance_id,
+                            row.algorithm,
+                            row.message.as_deref().unwrap_or("")
+                        ),
+                    );
+                }
                 Outcome::Error => {
                     errors += 1;
                     note(
@@ -624,7 +709,12 @@ impl Prepared {
             }
             pb.inc(1);
             pb.set_message(format!(
-                "solved {solved}, limits hit {limited}{}",
+                "solved {solved}, limits hit {limited}{}{}",
+                if wrong > 0 {
+                    format!(", wrong/rejected/crashed {wrong}")
+                } else {
+                    String::new()
+                },
                 if errors > 0 {
                     format!(", errors {errors}")
                 } else {
@@ -695,6 +785,74 @@ impl Prepared {
             return Ok(signals::exit_status(sig));
         }
         Ok(0)
+    }
+}
+
+/// The shortest solution lengths known so far, per instance: the instance files' `optimal`
+/// columns and the solutions of optimal built-in algorithms (earlier sessions' rows included).
+/// Rows of algorithms that do not guarantee optimality are compared with them as they are
+/// written ([`KnownOptimal::judge`]); the runner runs those jobs last.
+struct KnownOptimal {
+    lengths: HashMap<(String, String), u32>,
+}
+
+impl KnownOptimal {
+    fn new(sources: &[InstanceSource], rows: &[Row]) -> KnownOptimal {
+        let mut lengths = HashMap::new();
+        for s in sources {
+            for (i, inst) in s.set.instances.iter().enumerate() {
+                if let Some(n) = s.known_optimal(i) {
+                    lengths.insert((s.name.clone(), inst.id.clone()), n);
+                }
+            }
+        }
+        let mut known = KnownOptimal { lengths };
+        for r in rows {
+            known.learn(r);
+        }
+        known
+    }
+
+    /// Takes the length of an optimal algorithm's solution.
+    fn learn(&mut self, row: &Row) {
+        if row.status == Outcome::Solved
+            && row.optimal == Some(true)
+            && let Some(n) = row.moves
+        {
+            self.lengths
+                .entry((row.instance_file.clone(), row.instance_id.clone()))
+                .or_insert(n);
+        }
+    }
+
+    /// Fills `known_optimal` and `suboptimal` of a row without an optimality guarantee, or
+    /// learns from one with it. A solution shorter than the known optimum (a wrong `optimal`
+    /// column, or a bug) is noted in `message`.
+    fn judge(&mut self, row: &mut Row) {
+        if row.optimal == Some(true) {
+            self.learn(row);
+            return;
+        }
+        let key = (row.instance_file.clone(), row.instance_id.clone());
+        let Some(&best) = self.lengths.get(&key) else {
+            return;
+        };
+        row.known_optimal = Some(best);
+        if row.status == Outcome::Solved
+            && let Some(n) = row.moves
+        {
+            row.suboptimal = Some(n > best);
+            if n < best {
+                let note = format!(
+                    "shorter than the known optimal length {best}: the instance file's optimal \
+                     column or an optimal algorithm is wrong"
+                );
+                row.message = Some(match row.message.take() {
+                    Some(m) => format!("{m}; {note}"),
+                    None => note,
+                });
+            }
+        }
     }
 }
 

@@ -102,6 +102,15 @@ pub struct InstanceFileMeta {
     pub skipped_unsolvable: Vec<String>,
 }
 
+/// An external solver of the run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SolverMeta {
+    /// The `algorithm` column of its rows.
+    pub name: String,
+    /// The command line, before placeholder substitution.
+    pub command: String,
+}
+
 /// One invocation of `bench run` on this output (a resumed run has several).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Session {
@@ -154,6 +163,15 @@ pub struct Meta {
     pub heuristics: Vec<String>,
     /// Repetitions per job.
     pub repeat: u32,
+    /// External solvers (`--solver NAME=COMMAND`), in the order given.
+    #[serde(default)]
+    pub solvers: Vec<SolverMeta>,
+    /// Whether the built-in algorithms ran as child processes (`--isolate`).
+    #[serde(default)]
+    pub isolate: bool,
+    /// CPU-time limit of each job run as a process, in milliseconds (`--cpu-limit`).
+    #[serde(default)]
+    pub cpu_limit_ms: Option<u64>,
     /// Jobs in the plan (this shard, before skipping finished ones).
     pub jobs_planned: usize,
     /// The machine.
@@ -221,7 +239,7 @@ impl Meta {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let meta: Meta = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a results metadata file", path.display()))?;
-        // Version 2 changed the CSV only; the sidecar's layout is version 1's.
+        // Versions 2 and 3 changed the CSV; the sidecar only gained fields with defaults.
         anyhow::ensure!(
             (1..=SCHEMA_VERSION).contains(&meta.schema_version),
             "{}: schema version {} (this program reads 1 to {SCHEMA_VERSION})",

@@ -1,9 +1,10 @@
 //! The job plan of `bench run`: instance files are read and checked, the cross product of
-//! instances x (algorithm, heuristic) x repetitions is listed in a fixed order, cut into shards
-//! and shuffled for execution.
+//! instances x pairs x repetitions is listed in a fixed order, cut into shards and shuffled for
+//! execution. A pair is a built-in (algorithm, heuristic) or an external solver
+//! (`--solver NAME=COMMAND`, heuristic `-`).
 //!
 //! The order of the full list (before any shuffle) is: instance files as given, instances in
-//! file order, (algorithm, heuristic) pairs as given, repetitions. Shard `K/N` takes the jobs at
+//! file order, pairs as given (built-ins, then external solvers), repetitions. Shard `K/N` takes the jobs at
 //! positions `K-1, K-1+N, K-1+2N, ...` of that list, so shards are disjoint, cover the list, and
 //! each gets a similar mix of easy and hard jobs. The shuffle (seeded) changes only the order
 //! in which jobs run, never which jobs or their results.
@@ -12,6 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -19,10 +21,11 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::board::Goal;
+use crate::external::Solver;
 use crate::heuristic::{self, HeuristicKind};
-use crate::search::Algorithm;
+use crate::search::{ALGORITHMS, Algorithm};
 
-use crate::instances::{InstanceError, InstanceSet, read_instance_file};
+use crate::instances::{InstanceError, InstanceSet};
 use crate::results::JobKey;
 
 /// An instance file, read and checked.
@@ -36,6 +39,16 @@ pub struct InstanceSource {
     pub sha256: String,
     /// Ids of unsolvable instances left out (`--skip-invalid`).
     pub skipped: Vec<String>,
+    /// The file's `optimal` column (published optimal solution lengths), per instance of
+    /// `set` (empty when the file has none).
+    pub optimal: Vec<Option<u32>>,
+}
+
+impl InstanceSource {
+    /// The published optimal solution length of instance `i`, if the file gives one.
+    pub fn known_optimal(&self, i: usize) -> Option<u32> {
+        self.optimal.get(i).copied().flatten()
+    }
 }
 
 /// Why a plan cannot be made. Nothing has run when one of these is returned.
@@ -106,6 +119,54 @@ pub enum PlanError {
     /// No algorithm / heuristic given.
     #[error("{0}: no names given")]
     Empty(&'static str),
+    /// An external solver's name is taken.
+    #[error("--solver {name}: {why}; choose another NAME in --solver NAME=COMMAND")]
+    SolverName {
+        /// The name.
+        name: String,
+        /// What it clashes with.
+        why: String,
+    },
+}
+
+/// The `heuristic` column of an external solver's rows.
+pub const EXTERNAL_HEURISTIC: &str = "-";
+
+/// What a job runs: a built-in algorithm with a heuristic, or an external solver.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pair {
+    /// A built-in algorithm (`none` for blind ones).
+    Builtin(Algorithm, HeuristicKind),
+    /// An external solver (`--solver`).
+    External(Arc<Solver>),
+}
+
+impl Pair {
+    /// The `algorithm` column.
+    pub fn algorithm_name(&self) -> String {
+        match self {
+            Pair::Builtin(a, _) => a.name(),
+            Pair::External(s) => s.name.clone(),
+        }
+    }
+
+    /// The `heuristic` column.
+    pub fn heuristic_name(&self) -> String {
+        match self {
+            Pair::Builtin(_, h) => h.name(),
+            Pair::External(_) => EXTERNAL_HEURISTIC.to_string(),
+        }
+    }
+
+    /// Whether one job uses the whole machine (such jobs run one at a time).
+    pub fn is_parallel(&self) -> bool {
+        matches!(self, Pair::Builtin(a, _) if a.is_parallel())
+    }
+
+    /// Whether the pair guarantees a shortest solution (built-in optimal algorithms only).
+    pub fn is_optimal(&self) -> bool {
+        matches!(self, Pair::Builtin(a, _) if a.is_optimal())
+    }
 }
 
 /// Reads, hashes and checks the instance files. Unsolvable instances are an error unless
@@ -121,7 +182,8 @@ pub fn load_instances(
         if sources.iter().any(|s| s.name == name) {
             return Err(PlanError::DuplicateFile(name));
         }
-        let mut set = read_instance_file(path, goal_override)?;
+        let (mut set, _, extras) = crate::instances::read_detailed(path, goal_override)?;
+        let mut optimal = extras.optimal;
         let sha256 = super::meta::sha256_file(path).map_err(|error| PlanError::Io {
             path: path.clone(),
             error,
@@ -141,17 +203,21 @@ pub fn load_instances(
         let goal = set.goal;
         let mut skipped = Vec::new();
         let mut bad = None;
-        set.instances
-            .retain(|inst| match inst.board.check_solvable(goal) {
-                Ok(()) => true,
+        optimal.resize(set.instances.len(), None);
+        let mut kept = Vec::with_capacity(set.instances.len());
+        for (inst, opt) in std::mem::take(&mut set.instances).into_iter().zip(optimal) {
+            match inst.board.check_solvable(goal) {
+                Ok(()) => kept.push((inst, opt)),
                 Err(e) => {
                     if bad.is_none() {
                         bad = Some((inst.line, inst.id.clone(), e.to_string()));
                     }
                     skipped.push(inst.id.clone());
-                    false
                 }
-            });
+            }
+        }
+        let (instances, optimal): (Vec<_>, Vec<_>) = kept.into_iter().unzip();
+        set.instances = instances;
         if let Some((line, id, why)) = bad
             && !skip_unsolvable
         {
@@ -168,24 +234,27 @@ pub fn load_instances(
             set,
             sha256,
             skipped,
+            optimal,
         });
     }
     Ok(sources)
 }
 
-/// The (algorithm, heuristic) pairs: every algorithm with every heuristic, except that blind
-/// algorithms get the single heuristic `none`. Duplicates are dropped, order kept.
+/// The pairs: every algorithm with every heuristic, except that blind algorithms get the
+/// single heuristic `none`, then the external solvers. Duplicates of built-ins are dropped,
+/// order kept; a solver name that is a built-in algorithm's (or another solver's) is an error.
 pub fn pairs(
     algorithms: &[Algorithm],
     heuristics: &[HeuristicKind],
-) -> Result<Vec<(Algorithm, HeuristicKind)>, PlanError> {
-    if algorithms.is_empty() {
+    solvers: &[Solver],
+) -> Result<Vec<Pair>, PlanError> {
+    if algorithms.is_empty() && solvers.is_empty() {
         return Err(PlanError::Empty("--algos"));
     }
-    if heuristics.is_empty() {
+    if heuristics.is_empty() && !algorithms.is_empty() {
         return Err(PlanError::Empty("--heuristics"));
     }
-    let mut out: Vec<(Algorithm, HeuristicKind)> = Vec::new();
+    let mut out: Vec<Pair> = Vec::new();
     for &a in algorithms {
         let hs: Vec<HeuristicKind> = if a.is_blind() {
             vec![HeuristicKind::None]
@@ -193,24 +262,45 @@ pub fn pairs(
             heuristics.to_vec()
         };
         for h in hs {
-            if !out.iter().any(|(a2, h2)| *a2 == a && *h2 == h) {
-                out.push((a, h));
+            let pair = Pair::Builtin(a, h);
+            if !out.contains(&pair) {
+                out.push(pair);
             }
         }
+    }
+    for (i, s) in solvers.iter().enumerate() {
+        let builtin = ALGORITHMS
+            .iter()
+            .any(|e| e.name == s.name || e.aliases.contains(&s.name.as_str()))
+            || s.name.parse::<Algorithm>().is_ok();
+        if builtin {
+            return Err(PlanError::SolverName {
+                name: s.name.clone(),
+                why: "that is the name of a built-in algorithm".into(),
+            });
+        }
+        if solvers[..i].iter().any(|t| t.name == s.name) {
+            return Err(PlanError::SolverName {
+                name: s.name.clone(),
+                why: "the name is given twice".into(),
+            });
+        }
+        out.push(Pair::External(Arc::new(s.clone())));
     }
     Ok(out)
 }
 
 /// Checks that every pair can run on every file's board size (heuristics built once per size
 /// here, so a failure is reported before anything starts).
-pub fn check_pairs(
-    sources: &[InstanceSource],
-    pairs: &[(Algorithm, HeuristicKind)],
-) -> Result<(), PlanError> {
+pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), PlanError> {
     let mut checked: Vec<(usize, usize, Goal, HeuristicKind)> = Vec::new();
     for s in sources {
         let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
-        for (a, h) in pairs {
+        for pair in pairs {
+            // An external solver takes any board (it may reject it: a row says so).
+            let Pair::Builtin(a, h) = pair else {
+                continue;
+            };
             if rows * cols > a.max_cells() {
                 return Err(PlanError::TooLarge {
                     algorithm: *a,
@@ -235,7 +325,7 @@ pub fn check_pairs(
     Ok(())
 }
 
-/// One job: an instance, an algorithm, a heuristic, a repetition.
+/// One job: an instance, a pair (algorithm and heuristic, or external solver), a repetition.
 #[derive(Debug, Clone)]
 pub struct Job {
     /// Position in the full, unshuffled job list.
@@ -244,10 +334,8 @@ pub struct Job {
     pub source: usize,
     /// Index into that source's instances.
     pub instance: usize,
-    /// The algorithm.
-    pub algorithm: Algorithm,
-    /// The heuristic (`none` for blind algorithms).
-    pub heuristic: HeuristicKind,
+    /// What runs.
+    pub pair: Pair,
     /// 1-based repetition.
     pub repetition: u32,
 }
@@ -259,30 +347,25 @@ impl Job {
         JobKey {
             instance_file: s.name.clone(),
             instance_id: s.set.instances[self.instance].id.clone(),
-            algorithm: self.algorithm.name().to_string(),
-            heuristic: self.heuristic.name(),
+            algorithm: self.pair.algorithm_name(),
+            heuristic: self.pair.heuristic_name(),
             repetition: self.repetition,
         }
     }
 }
 
 /// The full job list in its fixed order (see the module documentation).
-pub fn jobs(
-    sources: &[InstanceSource],
-    pairs: &[(Algorithm, HeuristicKind)],
-    repeat: u32,
-) -> Vec<Job> {
+pub fn jobs(sources: &[InstanceSource], pairs: &[Pair], repeat: u32) -> Vec<Job> {
     let mut out = Vec::new();
     for (si, s) in sources.iter().enumerate() {
         for ii in 0..s.set.instances.len() {
-            for (a, h) in pairs {
+            for pair in pairs {
                 for r in 1..=repeat {
                     out.push(Job {
                         index: out.len(),
                         source: si,
                         instance: ii,
-                        algorithm: *a,
-                        heuristic: h.clone(),
+                        pair: pair.clone(),
                         repetition: r,
                     });
                 }
@@ -374,8 +457,7 @@ mod tests {
                     index: i,
                     source: 0,
                     instance: i,
-                    algorithm: Algorithm::Bfs,
-                    heuristic: HeuristicKind::None,
+                    pair: Pair::Builtin(Algorithm::Bfs, HeuristicKind::None),
                     repetition: 1,
                 })
                 .collect()
@@ -402,16 +484,46 @@ mod tests {
         let p = pairs(
             &[Algorithm::Bfs, Algorithm::Astar, Algorithm::Bfs],
             &[HeuristicKind::Manhattan, HeuristicKind::LinearConflict],
+            &[],
         )
         .unwrap();
         assert_eq!(
             p,
             vec![
-                (Algorithm::Bfs, HeuristicKind::None),
-                (Algorithm::Astar, HeuristicKind::Manhattan),
-                (Algorithm::Astar, HeuristicKind::LinearConflict),
+                Pair::Builtin(Algorithm::Bfs, HeuristicKind::None),
+                Pair::Builtin(Algorithm::Astar, HeuristicKind::Manhattan),
+                Pair::Builtin(Algorithm::Astar, HeuristicKind::LinearConflict),
             ]
         );
-        assert!(pairs(&[], &[HeuristicKind::Manhattan]).is_err());
+        assert!(pairs(&[], &[HeuristicKind::Manhattan], &[]).is_err());
+    }
+
+    #[test]
+    fn solvers_come_after_the_builtins_and_their_names_must_be_free() {
+        let solver = |s: &str| s.parse::<Solver>().unwrap();
+        let p = pairs(
+            &[Algorithm::Idastar],
+            &[HeuristicKind::Manhattan],
+            &[solver("mine=./mine --short")],
+        )
+        .unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[1].algorithm_name(), p[1].heuristic_name()), ("mine".into(), "-".into()));
+        assert!(!p[1].is_optimal() && p[0].is_optimal() && !p[1].is_parallel());
+        // Only solvers: no heuristic needed.
+        assert_eq!(pairs(&[], &[], &[solver("x=true")]).unwrap().len(), 1);
+        for (spec, want) in [
+            ("astar=./a", "--solver astar: that is the name of a built-in algorithm"),
+            ("wastar=./a", "--solver wastar: that is the name of a built-in algorithm"),
+            ("ida=./a", ""),
+        ] {
+            let r = pairs(&[], &[], &[solver(spec)]);
+            match r {
+                Err(e) => assert!(e.to_string().starts_with(want) && !want.is_empty(), "{e}"),
+                Ok(_) => assert!(want.is_empty(), "{spec} accepted"),
+            }
+        }
+        let e = pairs(&[], &[], &[solver("a=x"), solver("a=y")]).unwrap_err();
+        assert!(e.to_string().contains("given twice"), "{e}");
     }
 }

@@ -1,24 +1,34 @@
 //! Running jobs: a rayon pool in which each job runs on one worker thread, under its limits,
-//! measured (wall time, the thread's CPU time, peak heap), with panics caught and turned into
-//! `error` rows. Finished rows go over a channel to the one writer (the caller's thread).
+//! with panics caught and turned into `error` rows. Finished rows go over a channel to the one
+//! writer (the caller's thread). A job is measured one of two ways (the `measured_by` column):
+//!
+//! - `in-process`: a built-in search on the worker thread (wall time, the thread's CPU time,
+//!   the counting allocator's peak heap);
+//! - `process`: a child process group run by [`crate::external::process`] (wall time, user and
+//!   system CPU time and peak resident memory from the kernel): every external solver, and the
+//!   built-in algorithms with `--isolate` (this executable's `bench solve --format json`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once, mpsc};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Goal, moves_to_string};
+use serde::Deserialize;
+
+use crate::board::{Board, Goal, Move, moves_to_string};
+use crate::external::{self, Exit, Measured, ProcessLimits, Solver, Stop, Verdict, answer};
 use crate::heuristic::HeuristicKind;
 use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
-use crate::units::millis as ms;
+use crate::units::{format_bytes, millis as ms};
 
 use super::alloc;
-use super::plan::{InstanceSource, Job};
-use crate::results::{Outcome, Row};
+use super::plan::{InstanceSource, Job, Pair};
+use crate::results::{MeasuredBy, Outcome, Row};
 
 /// Stops a run: raised by Ctrl-C, it raises the cancel flag of every running job and keeps
 /// new jobs from starting.
@@ -72,9 +82,14 @@ pub struct RunContext<'a> {
     pub run_id: &'a str,
     /// The instance files.
     pub sources: &'a [InstanceSource],
-    /// The limits.
     /// The per-job limits (their flags are set per job).
     pub limits: &'a Limits,
+    /// The CPU-time limit of jobs run as processes (`--cpu-limit`).
+    pub cpu_limit: Option<Duration>,
+    /// Run built-in algorithms as child processes: this executable (`--isolate`).
+    pub isolate: Option<&'a Path>,
+    /// A directory for the board files of `{file}` placeholders.
+    pub scratch: &'a Path,
     /// Whether to write the solution column.
     pub solutions: bool,
     /// The interrupt state.
@@ -140,6 +155,61 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     if ctx.interrupt.is_interrupted() {
         return JobEnd::Cancelled;
     }
+    match (&job.pair, ctx.isolate) {
+        (Pair::Builtin(a, h), None) => execute_in_process(ctx, job, *a, h, solve_fn),
+        (Pair::Builtin(a, h), Some(exe)) => execute_isolated(ctx, job, *a, h, exe),
+        (Pair::External(solver), _) => execute_external(ctx, job, solver),
+    }
+}
+
+/// A row for `job` with its key and instance columns, status `error`, nothing measured yet.
+fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
+    let source = &ctx.sources[job.source];
+    let instance = &source.set.instances[job.instance];
+    Row {
+        run_id: ctx.run_id.to_string(),
+        instance_file: source.name.clone(),
+        instance_id: instance.id.clone(),
+        rows: source.set.rows as u32,
+        cols: source.set.cols as u32,
+        goal: source.set.goal.to_string(),
+        scramble_moves: instance.scramble_moves,
+        algorithm: job.pair.algorithm_name(),
+        heuristic: job.pair.heuristic_name(),
+        repetition: job.repetition,
+        status: Outcome::Error,
+        moves: None,
+        lower_bound: None,
+        optimal: None,
+        known_optimal: None,
+        suboptimal: None,
+        nodes_expanded: None,
+        nodes_generated: None,
+        iterations: None,
+        peak_stored_nodes: None,
+        peak_heap_bytes: None,
+        peak_rss_bytes: None,
+        wall_ms: 0.0,
+        search_ms: None,
+        cpu_ms: None,
+        user_ms: None,
+        sys_ms: None,
+        setup_ms: None,
+        initial_h: None,
+        measured_by: Some(measured_by),
+        message: None,
+        solution: None,
+    }
+}
+
+/// A built-in search on this thread.
+fn execute_in_process(
+    ctx: &RunContext<'_>,
+    job: &Job,
+    algorithm: Algorithm,
+    heuristic: &HeuristicKind,
+    solve_fn: &impl SolveFn,
+) -> JobEnd {
     let source = &ctx.sources[job.source];
     let instance = &source.set.instances[job.instance];
     let goal = source.set.goal;
@@ -157,13 +227,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     let start = Instant::now();
     IN_JOB.with(|j| j.set(true));
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        solve_fn(
-            &instance.board,
-            goal,
-            job.algorithm,
-            &job.heuristic,
-            &limits,
-        )
+        solve_fn(&instance.board, goal, algorithm, heuristic, &limits)
     }));
     IN_JOB.with(|j| j.set(false));
     let wall = start.elapsed();
@@ -175,34 +239,10 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     drop(memory);
     ctx.interrupt.unregister(job.index);
 
-    let mut row = Row {
-        run_id: ctx.run_id.to_string(),
-        instance_file: source.name.clone(),
-        instance_id: instance.id.clone(),
-        rows: source.set.rows as u32,
-        cols: source.set.cols as u32,
-        goal: goal.to_string(),
-        scramble_moves: instance.scramble_moves,
-        algorithm: job.algorithm.name().to_string(),
-        heuristic: job.heuristic.name(),
-        repetition: job.repetition,
-        status: Outcome::Error,
-        moves: None,
-        lower_bound: None,
-        optimal: None,
-        nodes_expanded: None,
-        nodes_generated: None,
-        iterations: None,
-        peak_stored_nodes: None,
-        peak_heap_bytes: peak_heap,
-        wall_ms: ms(wall),
-        search_ms: None,
-        cpu_ms: cpu.map(ms),
-        setup_ms: None,
-        initial_h: None,
-        message: None,
-        solution: None,
-    };
+    let mut row = blank_row(ctx, job, MeasuredBy::InProcess);
+    row.peak_heap_bytes = peak_heap;
+    row.wall_ms = ms(wall);
+    row.cpu_ms = cpu.map(ms);
     match result {
         Ok(Ok(report)) => {
             let status = match report.status {
@@ -218,7 +258,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
             }
             row.lower_bound = report.stats.lower_bound;
             row.optimal = Some(report.optimal);
-            if job.algorithm.is_search() {
+            if algorithm.is_search() {
                 row.nodes_expanded = Some(report.stats.expanded);
                 row.nodes_generated = Some(report.stats.generated);
                 row.iterations = report.stats.iterations;
@@ -253,13 +293,339 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     JobEnd::Row(Box::new(row))
 }
 
+/// The process limits of a job: `--timeout`, `--cpu-limit`, `--max-memory` (the whole
+/// process group's resident memory) and the interrupt.
+fn process_limits(ctx: &RunContext<'_>, cancel: Arc<AtomicBool>) -> ProcessLimits {
+    ProcessLimits {
+        timeout: ctx.limits.timeout,
+        cpu: ctx.cpu_limit,
+        memory: ctx.limits.max_memory_bytes,
+        cancel: Some(cancel),
+        ..ProcessLimits::default()
+    }
+}
+
+/// Fills the kernel's measurements into `row`.
+fn fill_measured(row: &mut Row, m: &Measured) {
+    row.wall_ms = ms(m.wall);
+    row.user_ms = Some(ms(m.user));
+    row.sys_ms = Some(ms(m.system));
+    row.cpu_ms = Some(ms(m.user + m.system));
+    row.peak_rss_bytes = Some(m.peak_memory);
+}
+
+/// The status and message of a process a limit stopped (`None`: cancelled, no row).
+fn stopped(ctx: &RunContext<'_>, stop: Stop, m: &Measured) -> Option<(Outcome, String)> {
+    let how = match m.exit {
+        Exit::Signal(libc::SIGKILL) => "killed",
+        _ => "ended",
+    };
+    Some(match stop {
+        Stop::Cancelled => return None,
+        Stop::Timeout => (
+            Outcome::Timeout,
+            format!(
+                "{how} at --timeout {}: SIGTERM to its process group, SIGKILL after the grace period",
+                ctx.limits
+                    .timeout
+                    .map_or("none".into(), |t| format!("{t:?}"))
+            ),
+        ),
+        Stop::CpuLimit => (
+            Outcome::CpuLimit,
+            format!(
+                "{how} at --cpu-limit {} (CPU time {:?})",
+                ctx.cpu_limit.map_or("none".into(), |t| format!("{t:?}")),
+                m.user + m.system
+            ),
+        ),
+        Stop::MemoryLimit => (
+            Outcome::MemoryLimit,
+            format!(
+                "{how} above --max-memory {} of resident memory (peak seen {})",
+                ctx.limits
+                    .max_memory_bytes
+                    .map_or("none".into(), |b| format_bytes(b as f64)),
+                format_bytes(m.peak_memory as f64)
+            ),
+        ),
+    })
+}
+
+/// How a process ended, for messages: "exit status 3" or "signal 11 (SIGSEGV)", with the tail
+/// of its stderr.
+fn describe_exit(exit: Exit, stderr: &str) -> String {
+    let how = match exit {
+        Exit::Code(c) => format!("exit status {c}"),
+        Exit::Signal(s) => format!("killed by signal {s} ({})", signal_name(s)),
+    };
+    let stderr = stderr.trim();
+    if stderr.is_empty() {
+        how
+    } else {
+        // The last lines are what explains a crash; the column stays one short cell.
+        let tail: String = stderr.chars().rev().take(500).collect::<Vec<_>>().into_iter().rev().collect();
+        format!("{how}; stderr: {}", tail.replace('\n', " | "))
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => "other",
+    }
+}
+
+/// Appends `note` to the row's message.
+fn add_note(row: &mut Row, note: &str) {
+    row.message = Some(match row.message.take() {
+        Some(m) => format!("{m}; {note}"),
+        None => note.to_string(),
+    });
+}
+
+/// An external solver in its own process group.
+fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd {
+    let source = &ctx.sources[job.source];
+    let board = &source.set.instances[job.instance].board;
+    let flag = ctx.interrupt.register(job.index);
+    let limits = process_limits(ctx, flag);
+    let result = external::run_solver(solver, board, source.set.goal, &limits, ctx.scratch);
+    ctx.interrupt.unregister(job.index);
+    let mut row = blank_row(ctx, job, MeasuredBy::Process);
+    let outcome = match result {
+        Ok(o) => o,
+        Err(e) => {
+            row.message = Some(e.to_string());
+            return JobEnd::Row(Box::new(row));
+        }
+    };
+    let m = &outcome.measured;
+    fill_measured(&mut row, m);
+    match outcome.verdict {
+        Verdict::Solved {
+            moves, counters, ..
+        } => {
+            row.status = Outcome::Solved;
+            row.moves = Some(moves.len() as u32);
+            row.nodes_expanded = counters.nodes_expanded;
+            row.nodes_generated = counters.nodes_generated;
+            row.peak_stored_nodes = counters.peak_stored_nodes;
+            if ctx.solutions {
+                row.solution = Some(moves_to_string(&moves));
+            }
+        }
+        Verdict::Rejected(message) => {
+            row.status = Outcome::Rejected;
+            row.message = Some(message);
+        }
+        Verdict::WrongAnswer(e) => {
+            row.status = Outcome::WrongAnswer;
+            row.message = Some(if m.stdout_truncated {
+                format!("{e} (stdout cut at {} bytes)", limits.max_stdout)
+            } else {
+                e.to_string()
+            });
+        }
+        Verdict::Crashed { exit, stderr } => {
+            row.status = Outcome::Crashed;
+            row.message = Some(describe_exit(exit, &stderr));
+        }
+        Verdict::Stopped(stop) => match stopped(ctx, stop, m) {
+            Some((status, message)) => {
+                row.status = status;
+                row.message = Some(message);
+            }
+            None => return JobEnd::Cancelled,
+        },
+    }
+    if m.leftover_killed {
+        add_note(&mut row, "processes the solver left running were killed");
+    }
+    JobEnd::Row(Box::new(row))
+}
+
+/// What `bench solve --format json` prints, solved or stopped by a limit.
+#[derive(Debug, Deserialize)]
+struct ChildReport {
+    status: String,
+    moves: Option<String>,
+    optimal: bool,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    peak_stored_nodes: u64,
+    initial_h: Option<u32>,
+    iterations: Option<u32>,
+    #[serde(default)]
+    lower_bound: Option<u32>,
+    #[serde(default)]
+    peak_heap_bytes: Option<u64>,
+    search_ms: f64,
+    setup_ms: f64,
+}
+
+/// The command line of an isolated job: this executable's `bench solve --format json` with
+/// the job's algorithm, heuristic, goal and limits.
+fn isolated_command(
+    ctx: &RunContext<'_>,
+    exe: &Path,
+    algorithm: Algorithm,
+    heuristic: &HeuristicKind,
+    goal: Goal,
+) -> String {
+    let q = |s: &str| external::process::shell_quote(s);
+    let mut cmd = format!(
+        "exec {} solve --format json --algo {} --heuristic {} --goal {}",
+        q(&exe.display().to_string()),
+        q(&algorithm.name()),
+        q(&heuristic.name()),
+        goal
+    );
+    if let Some(t) = ctx.limits.timeout {
+        cmd += &format!(" --timeout {}ms", t.as_millis().max(1));
+    }
+    if let Some(n) = ctx.limits.max_nodes {
+        cmd += &format!(" --max-nodes {n}");
+    }
+    if let Some(b) = ctx.limits.max_memory_bytes {
+        cmd += &format!(" --max-memory {b}");
+    }
+    cmd
+}
+
+/// A built-in algorithm as a child process (`--isolate`): the child holds itself to the
+/// timeout, node and memory limits like an in-process search (so a stopped search still
+/// reports its counts and lower bound); the process limits are a backstop one second (plus a
+/// tenth) later, and `--max-memory` also holds the whole process's resident memory.
+fn execute_isolated(
+    ctx: &RunContext<'_>,
+    job: &Job,
+    algorithm: Algorithm,
+    heuristic: &HeuristicKind,
+    exe: &Path,
+) -> JobEnd {
+    let source = &ctx.sources[job.source];
+    let board = &source.set.instances[job.instance].board;
+    let goal = source.set.goal;
+    let command = isolated_command(ctx, exe, algorithm, heuristic, goal);
+    let flag = ctx.interrupt.register(job.index);
+    let mut limits = process_limits(ctx, flag);
+    limits.timeout = ctx
+        .limits
+        .timeout
+        .map(|t| t + t / 10 + Duration::from_secs(1));
+    let result = external::process::run(&command, external::board_json(board).into_bytes(), &limits);
+    ctx.interrupt.unregister(job.index);
+    let mut row = blank_row(ctx, job, MeasuredBy::Process);
+    let m = match result {
+        Ok(m) => m,
+        Err(e) => {
+            row.message = Some(e.to_string());
+            return JobEnd::Row(Box::new(row));
+        }
+    };
+    fill_measured(&mut row, &m);
+    if let Some(stop) = m.stop {
+        match stopped(ctx, stop, &m) {
+            Some((status, message)) => {
+                row.status = status;
+                row.message = Some(message);
+            }
+            None => return JobEnd::Cancelled,
+        }
+        return JobEnd::Row(Box::new(row));
+    }
+    let stdout = String::from_utf8_lossy(&m.stdout);
+    let report = match m.exit {
+        // Solved (0) or stopped by a limit (3): the JSON report.
+        Exit::Code(0 | 3) => serde_json::from_str::<ChildReport>(stdout.trim()),
+        exit => {
+            row.status = if matches!(exit, Exit::Signal(_)) || exit == Exit::Code(101) {
+                Outcome::Crashed
+            } else {
+                Outcome::Error
+            };
+            let out = stdout.trim();
+            let mut msg = describe_exit(exit, &m.stderr_tail);
+            if !out.is_empty() {
+                msg += &format!("; stdout: {}", out.chars().take(300).collect::<String>());
+            }
+            row.message = Some(format!("isolated `bench solve`: {msg}"));
+            return JobEnd::Row(Box::new(row));
+        }
+    };
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            row.message = Some(format!("isolated `bench solve` printed no report: {e}"));
+            return JobEnd::Row(Box::new(row));
+        }
+    };
+    match report.status.parse::<Outcome>() {
+        Ok(status) => row.status = status,
+        Err(e) => {
+            row.message = Some(format!("isolated `bench solve`: {e}"));
+            return JobEnd::Row(Box::new(row));
+        }
+    }
+    row.optimal = Some(report.optimal);
+    row.lower_bound = report.lower_bound;
+    if algorithm.is_search() {
+        row.nodes_expanded = Some(report.nodes_expanded);
+        row.nodes_generated = Some(report.nodes_generated);
+        row.iterations = report.iterations;
+        row.peak_stored_nodes = Some(report.peak_stored_nodes);
+    }
+    row.peak_heap_bytes = report.peak_heap_bytes;
+    row.search_ms = Some(report.search_ms);
+    row.setup_ms = Some(report.setup_ms);
+    row.initial_h = report.initial_h;
+    if row.status == Outcome::Solved {
+        // Held to the same standard as an external answer: replayed here too.
+        let moves: Option<Vec<Move>> = report
+            .moves
+            .as_deref()
+            .unwrap_or("")
+            .chars()
+            .map(Move::from_letter)
+            .collect();
+        match moves.map(|mv| (answer::check(board, goal, &mv), mv)) {
+            Some((Ok(()), mv)) => {
+                row.moves = Some(mv.len() as u32);
+                if ctx.solutions {
+                    row.solution = Some(moves_to_string(&mv));
+                }
+            }
+            Some((Err(e), _)) => {
+                row.status = Outcome::Error;
+                row.message = Some(format!("internal error: the isolated solution: {e}"));
+            }
+            None => {
+                row.status = Outcome::Error;
+                row.message = Some("internal error: the isolated solution has a letter other than U/D/L/R".into());
+            }
+        }
+    }
+    JobEnd::Row(Box::new(row))
+}
+
 /// Runs `jobs` on a pool of `threads` workers; `on_outcome` is called on the calling thread
 /// for each finished job, in completion order. If it fails, the run is interrupted and the
 /// error returned once the workers have stopped.
 ///
 /// Jobs of parallel algorithms ([`Algorithm::is_parallel`]) run first, one at a time, each
 /// with the whole pool (so their time limits and times mean what they say); the others then
-/// run side by side, one per worker.
+/// run side by side, one per worker: first the optimal built-ins, then the rest (external
+/// solvers, inexact algorithms), so that the optimal lengths of this run are known when the
+/// rows that are compared with them are written.
 pub fn run_all<E>(
     ctx: &RunContext<'_>,
     jobs: &[Job],
@@ -277,24 +643,29 @@ pub fn run_all<E>(
         let workers = scope.spawn(|| {
             pool.install(|| {
                 let (solo, side_by_side): (Vec<&Job>, Vec<&Job>) =
-                    jobs.iter().partition(|j| j.algorithm.is_parallel());
+                    jobs.iter().partition(|j| j.pair.is_parallel());
+                let (optimal, others): (Vec<&Job>, Vec<&Job>) =
+                    side_by_side.into_iter().partition(|j| j.pair.is_optimal());
                 for job in solo {
                     if ctx.interrupt.is_interrupted() {
                         return;
                     }
                     let _ = tx.send(execute(ctx, job, solve_fn));
                 }
-                side_by_side
-                    .par_iter()
-                    .with_max_len(1)
-                    .for_each_with(tx, |tx, job| {
-                        if ctx.interrupt.is_interrupted() {
-                            return;
-                        }
-                        let outcome = execute(ctx, job, solve_fn);
-                        // The receiver only goes away after the workers stop.
-                        let _ = tx.send(outcome);
-                    })
+                for phase in [optimal, others] {
+                    phase
+                        .par_iter()
+                        .with_max_len(1)
+                        .for_each_with(tx.clone(), |tx, job| {
+                            if ctx.interrupt.is_interrupted() {
+                                return;
+                            }
+                            let outcome = execute(ctx, job, solve_fn);
+                            // The receiver only goes away after the workers stop.
+                            let _ = tx.send(outcome);
+                        });
+                }
+                drop(tx);
             })
         });
         let mut failure = None;
@@ -351,6 +722,7 @@ mod tests {
             },
             sha256: String::new(),
             skipped: vec![],
+            optimal: vec![],
         }
     }
 
@@ -359,8 +731,7 @@ mod tests {
             index,
             source: 0,
             instance: 0,
-            algorithm,
-            heuristic: HeuristicKind::Manhattan,
+            pair: Pair::Builtin(algorithm, HeuristicKind::Manhattan),
             repetition: 1,
         }
     }
@@ -370,10 +741,14 @@ mod tests {
         let sources = [source()];
         let interrupt = Interrupt::new();
         let limits = Limits::default();
+        let scratch = std::env::temp_dir();
         let ctx = RunContext {
             run_id: "r1",
             sources: &sources,
             limits: &limits,
+            cpu_limit: None,
+            isolate: None,
+            scratch: &scratch,
             solutions: true,
             interrupt: &interrupt,
         };

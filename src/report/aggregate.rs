@@ -168,6 +168,14 @@ pub struct Summary {
     pub depth_limits: usize,
     /// Rows that failed with an error.
     pub errors: usize,
+    /// Rows stopped by the CPU-time limit (processes only).
+    pub cpu_limits: usize,
+    /// External solvers' answers that are not solutions.
+    pub wrong_answers: usize,
+    /// Boards an external solver refused.
+    pub rejected: usize,
+    /// External solvers (or isolated jobs) that crashed.
+    pub crashed: usize,
     /// Ratios against `--baseline`, if given.
     pub baseline: Option<Ratios>,
 }
@@ -381,6 +389,10 @@ fn summarize(algorithm: &str, heuristic: &str, group: Vec<GroupValue>, rows: &[&
         memory_limits: count(Outcome::MemoryLimit),
         depth_limits: count(Outcome::DepthLimit),
         errors: count(Outcome::Error),
+        cpu_limits: count(Outcome::CpuLimit),
+        wrong_answers: count(Outcome::WrongAnswer),
+        rejected: count(Outcome::Rejected),
+        crashed: count(Outcome::Crashed),
         baseline: None,
     }
 }

@@ -117,7 +117,14 @@ fn stat_cols(
     }
 }
 
-fn columns(by: &[GroupBy], baseline: Option<&str>) -> Vec<Column> {
+/// Whether any summary has an outcome only processes have (their columns are shown then).
+fn has_process_outcomes(summaries: &[Summary]) -> bool {
+    summaries
+        .iter()
+        .any(|s| s.cpu_limits + s.wrong_answers + s.rejected + s.crashed > 0)
+}
+
+fn columns(by: &[GroupBy], baseline: Option<&str>, process_outcomes: bool) -> Vec<Column> {
     let mut cols = Vec::new();
     for (i, g) in by.iter().enumerate() {
         let mut c = col(
@@ -221,6 +228,32 @@ fn columns(by: &[GroupBy], baseline: Option<&str>) -> Vec<Column> {
         |s| s.errors.to_string(),
         |s| s.errors.to_string(),
     ));
+    if process_outcomes {
+        cols.push(col(
+            "cpu-limit",
+            "cpu_limit",
+            |s| s.cpu_limits.to_string(),
+            |s| s.cpu_limits.to_string(),
+        ));
+        cols.push(col(
+            "wrong-answer",
+            "wrong_answer",
+            |s| s.wrong_answers.to_string(),
+            |s| s.wrong_answers.to_string(),
+        ));
+        cols.push(col(
+            "rejected",
+            "rejected",
+            |s| s.rejected.to_string(),
+            |s| s.rejected.to_string(),
+        ));
+        cols.push(col(
+            "crashed",
+            "crashed",
+            |s| s.crashed.to_string(),
+            |s| s.crashed.to_string(),
+        ));
+    }
     if baseline.is_some() {
         cols.push(col(
             "base n",
@@ -258,7 +291,7 @@ pub fn render(
     baseline: Option<&str>,
     format: Format,
 ) -> String {
-    let cols = columns(by, baseline);
+    let cols = columns(by, baseline, has_process_outcomes(summaries));
     match format {
         Format::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());

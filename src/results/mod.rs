@@ -4,7 +4,7 @@
 //! `bench report` all use.
 //!
 //! - [`row`]: the row, its outcome and its job key.
-//! - [`read`]: reading a file back: header (this version or version 1), every cell's type,
+//! - [`read`]: reading a file back: header (this version, 2 or 1), every cell's type,
 //!   duplicate job keys, and at most one torn last line.
 //! - [`write`]: appending rows, one flushed line each.
 
@@ -13,15 +13,53 @@ pub mod row;
 pub mod write;
 
 pub use read::{ReadError, ResultsFile, TornLine, parse, read};
-pub use row::{JobKey, Outcome, Row};
+pub use row::{JobKey, MeasuredBy, Outcome, Row};
 pub use write::RowWriter;
 
-/// The schema version of the CSV and of its metadata sidecar. Version 2 added `lower_bound`,
-/// `iterations` and `search_ms`; version-1 files are still read (those cells empty).
-pub const SCHEMA_VERSION: u32 = 2;
+/// The schema version of the CSV and of its metadata sidecar. Version 3 added
+/// `known_optimal`, `suboptimal`, `peak_rss_bytes`, `user_ms`, `sys_ms` and `measured_by`
+/// (external solvers and isolated jobs); version 2 added `lower_bound`, `iterations` and
+/// `search_ms`. Files of versions 1 and 2 are still read (the newer cells empty).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The CSV header, in order (the documented schema, `docs/results-schema.md`).
-pub const HEADER: [&str; 26] = [
+pub const HEADER: [&str; 32] = [
+    "run_id",
+    "instance_file",
+    "instance_id",
+    "rows",
+    "cols",
+    "goal",
+    "scramble_moves",
+    "algorithm",
+    "heuristic",
+    "repetition",
+    "status",
+    "moves",
+    "lower_bound",
+    "optimal",
+    "known_optimal",
+    "suboptimal",
+    "nodes_expanded",
+    "nodes_generated",
+    "iterations",
+    "peak_stored_nodes",
+    "peak_heap_bytes",
+    "peak_rss_bytes",
+    "wall_ms",
+    "search_ms",
+    "cpu_ms",
+    "user_ms",
+    "sys_ms",
+    "setup_ms",
+    "initial_h",
+    "measured_by",
+    "message",
+    "solution",
+];
+
+/// The header of schema version 2.
+pub const HEADER_V2: [&str; 26] = [
     "run_id",
     "instance_file",
     "instance_id",

@@ -1,5 +1,5 @@
 //! Reading a results file back, the one reader of `bench run --resume`, `bench merge` and
-//! `bench report`. It checks the header (this schema version, or version 1 whose missing
+//! `bench report`. It checks the header (this schema version, or version 2 or 1 whose missing
 //! columns read as empty cells), every cell's type, and that no job key appears twice, naming
 //! `file:line` and the column of the first problem. The one thing it sets aside instead of
 //! rejecting is a torn last line (no final newline: what a killed writer leaves); each caller
@@ -11,8 +11,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::row::{JobKey, Outcome, Row};
-use super::{HEADER, HEADER_V1, SCHEMA_VERSION};
+use super::row::{JobKey, MeasuredBy, Outcome, Row};
+use super::{HEADER, HEADER_V1, HEADER_V2, SCHEMA_VERSION};
 use crate::board::Goal;
 
 /// A last line without its newline, left out of [`ResultsFile::rows`].
@@ -80,7 +80,7 @@ pub enum ReadError {
         /// The file.
         path: PathBuf,
     },
-    /// The header is neither this schema's nor version 1's.
+    /// The header is neither this schema's nor an older version's.
     #[error(
         "{}:1: not a results CSV header: {detail} (the results schema, version {SCHEMA_VERSION}, is \"{}\")",
         path.display(), HEADER.join(",")
@@ -205,6 +205,8 @@ pub fn parse(path: &Path, text: &[u8]) -> Result<ResultsFile, ReadError> {
     }
     let version = if header == HEADER {
         SCHEMA_VERSION
+    } else if header == HEADER_V2 {
+        2
     } else if header == HEADER_V1 {
         1
     } else {
@@ -255,13 +257,21 @@ fn csv_error(path: &Path, e: csv::Error) -> ReadError {
     }
 }
 
-/// How `found` differs from the schema it is closest to (this version's if it has any column
-/// only this version has, else version 1's).
+/// How `found` differs from the schema it is closest to: the newest version of which it has
+/// a column no older version has (version 1's if none).
 fn describe_header(found: &[String]) -> String {
-    let v1_only = !HEADER
-        .iter()
-        .any(|h| !HEADER_V1.contains(h) && found.iter().any(|f| f == h));
-    let schema: &[&str] = if v1_only { &HEADER_V1 } else { &HEADER };
+    let has_any_of = |newer: &[&str], older: &[&str]| {
+        newer
+            .iter()
+            .any(|h| !older.contains(h) && found.iter().any(|f| f == h))
+    };
+    let schema: &[&str] = if has_any_of(&HEADER, &HEADER_V2) {
+        &HEADER
+    } else if has_any_of(&HEADER_V2, &HEADER_V1) {
+        &HEADER_V2
+    } else {
+        &HEADER_V1
+    };
     let missing: Vec<&str> = schema
         .iter()
         .copied()
@@ -359,6 +369,15 @@ impl Cells<'_> {
         }
     }
 
+    fn boolean(&self, column: &'static str) -> Result<Option<bool>, ReadError> {
+        match self.get(column) {
+            "" => Ok(None),
+            "true" => Ok(Some(true)),
+            "false" => Ok(Some(false)),
+            _ => Err(self.err(column, "expected true, false or an empty cell".into())),
+        }
+    }
+
     fn millis(&self, column: &'static str) -> Result<Option<f64>, ReadError> {
         let what = "a non-negative time in milliseconds";
         let v: Option<f64> = self.optional(column, what)?;
@@ -379,14 +398,7 @@ impl Cells<'_> {
             .get("status")
             .parse::<Outcome>()
             .map_err(|_| self.err("status", format!("expected {}", Outcome::expected())))?;
-        let optimal = match self.get("optimal") {
-            "" => None,
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => {
-                return Err(self.err("optimal", "expected true, false or an empty cell".into()));
-            }
-        };
+        let optimal = self.boolean("optimal")?;
         let Some(wall_ms) = self.millis("wall_ms")? else {
             return Err(self.err("wall_ms", "expected a time in milliseconds".into()));
         };
@@ -405,16 +417,22 @@ impl Cells<'_> {
             moves: self.optional("moves", "a solution length")?,
             lower_bound: self.optional("lower_bound", "a move count")?,
             optimal,
+            known_optimal: self.optional("known_optimal", "a move count")?,
+            suboptimal: self.boolean("suboptimal")?,
             nodes_expanded: self.optional("nodes_expanded", "a node count")?,
             nodes_generated: self.optional("nodes_generated", "a node count")?,
             iterations: self.optional("iterations", "an iteration count")?,
             peak_stored_nodes: self.optional("peak_stored_nodes", "a node count")?,
             peak_heap_bytes: self.optional("peak_heap_bytes", "a byte count")?,
+            peak_rss_bytes: self.optional("peak_rss_bytes", "a byte count")?,
             wall_ms,
             search_ms: self.millis("search_ms")?,
             cpu_ms: self.millis("cpu_ms")?,
+            user_ms: self.millis("user_ms")?,
+            sys_ms: self.millis("sys_ms")?,
             setup_ms: self.millis("setup_ms")?,
             initial_h: self.optional("initial_h", "a heuristic value")?,
+            measured_by: self.optional::<MeasuredBy>("measured_by", "in-process, process")?,
             message: self.optional_text("message"),
             solution: self.optional_text("solution"),
         };
@@ -499,6 +517,47 @@ mod tests {
     }
 
     #[test]
+    fn a_version_3_row_reads_with_the_process_columns() {
+        // Typed from docs/results-schema.md.
+        let header = "run_id,instance_file,instance_id,rows,cols,goal,scramble_moves,algorithm,\
+            heuristic,repetition,status,moves,lower_bound,optimal,known_optimal,suboptimal,\
+            nodes_expanded,nodes_generated,iterations,peak_stored_nodes,peak_heap_bytes,\
+            peak_rss_bytes,wall_ms,search_ms,cpu_ms,user_ms,sys_ms,setup_ms,initial_h,\
+            measured_by,message,solution";
+        let text = format!(
+            "{header}\nr,f.txt,1,3,3,blank-last,,mine,-,1,solved,24,,,22,true,10,20,,,,\
+             3145728,5.5,,4.25,4.0,0.25,,,process,,\n\
+             r,f.txt,2,3,3,blank-last,,mine,-,1,wrong-answer,,,,,,,,,,,1024,1.5,,1.0,0.5,0.5,,,\
+             process,step 3 of the move string answer is not a legal move,\n"
+        );
+        let f = parse_str(&text).unwrap();
+        assert_eq!(f.version, Some(3));
+        let a = &f.rows[0].1;
+        assert_eq!(a.status, Outcome::Solved);
+        assert_eq!((a.heuristic.as_str(), a.optimal), ("-", None));
+        assert_eq!((a.known_optimal, a.suboptimal), (Some(22), Some(true)));
+        assert_eq!(a.peak_rss_bytes, Some(3 << 20));
+        assert_eq!((a.user_ms, a.sys_ms), (Some(4.0), Some(0.25)));
+        assert_eq!(a.measured_by, Some(MeasuredBy::Process));
+        let b = &f.rows[1].1;
+        assert_eq!(b.status, Outcome::WrongAnswer);
+        assert!(b.message.as_deref().unwrap().contains("step 3"));
+        // Older files have no measured_by: empty, not a guess.
+        let old = parse_str(&format!("{}\n{}\n", v2_header(), line("1"))).unwrap();
+        assert_eq!(old.rows[0].1.measured_by, None);
+        // Bad cells of the new columns are named.
+        for (from, to, want) in [
+            (",true,10,", ",maybe,10,", "column suboptimal: expected true, false"),
+            (",process,,", ",kernel,,", "column measured_by: expected in-process, process"),
+            (",4.0,", ",-4,", "column user_ms: expected a non-negative time"),
+        ] {
+            let bad = text.replacen(from, to, 1);
+            let e = parse_str(&bad).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("t.csv:2: {want}")), "{e}");
+        }
+    }
+
+    #[test]
     fn only_the_last_line_may_be_torn() {
         let good = format!("{}\n{}\n", v2_header(), line("1"));
         let torn = &line("2")[..20];
@@ -570,7 +629,7 @@ mod tests {
             (
                 ",timeout,",
                 ",timed-out,",
-                "column status: expected solved, timeout, node-limit, memory-limit, depth-limit or error",
+                "column status: expected solved, timeout, cpu-limit, node-limit, memory-limit, depth-limit, wrong-answer, rejected, crashed or error",
             ),
             (
                 ",41,",

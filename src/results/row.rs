@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::search::Status;
 
 /// How a job ended, as the `status` column spells it. It is the search's own [`Status`]
-/// (converted with `Outcome::try_from`; a cancelled search writes no row) or `error`.
+/// (converted with `Outcome::try_from`; a cancelled search writes no row), a limit only a
+/// process has (`cpu-limit`), a verdict on an external solver's answer (`wrong-answer`,
+/// `rejected`, `crashed`), or `error`. Only `solved` means a solution that replayed to the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
@@ -17,24 +19,39 @@ pub enum Outcome {
     Solved,
     /// The timeout ran out.
     Timeout,
+    /// The CPU-time limit ran out (`--cpu-limit`: external solvers and isolated jobs).
+    CpuLimit,
     /// The node budget ran out.
     NodeLimit,
     /// The memory budget ran out.
     MemoryLimit,
     /// Stopped at the deepest path the search can represent (`search::MAX_STORED_DEPTH`).
     DepthLimit,
+    /// An external solver's answer is not a solution: unreadable, an illegal move, or not
+    /// ending at the goal (the `message` column says which step or line).
+    WrongAnswer,
+    /// An external solver refused the board (the original task's rejection; its text in
+    /// `message`).
+    Rejected,
+    /// An external solver (or an isolated job's process) ended with a nonzero status or a
+    /// signal without an answer (status or signal and the tail of stderr in `message`).
+    Crashed,
     /// The job failed (see the `message` column).
     Error,
 }
 
 impl Outcome {
     /// Every outcome, in the documented order.
-    pub const ALL: [Outcome; 6] = [
+    pub const ALL: [Outcome; 10] = [
         Outcome::Solved,
         Outcome::Timeout,
+        Outcome::CpuLimit,
         Outcome::NodeLimit,
         Outcome::MemoryLimit,
         Outcome::DepthLimit,
+        Outcome::WrongAnswer,
+        Outcome::Rejected,
+        Outcome::Crashed,
         Outcome::Error,
     ];
 
@@ -43,9 +60,13 @@ impl Outcome {
         match self {
             Outcome::Solved => "solved",
             Outcome::Timeout => "timeout",
+            Outcome::CpuLimit => "cpu-limit",
             Outcome::NodeLimit => "node-limit",
             Outcome::MemoryLimit => "memory-limit",
             Outcome::DepthLimit => "depth-limit",
+            Outcome::WrongAnswer => "wrong-answer",
+            Outcome::Rejected => "rejected",
+            Outcome::Crashed => "crashed",
             Outcome::Error => "error",
         }
     }
@@ -54,7 +75,11 @@ impl Outcome {
     pub fn is_limit(self) -> bool {
         matches!(
             self,
-            Outcome::Timeout | Outcome::NodeLimit | Outcome::MemoryLimit | Outcome::DepthLimit
+            Outcome::Timeout
+                | Outcome::CpuLimit
+                | Outcome::NodeLimit
+                | Outcome::MemoryLimit
+                | Outcome::DepthLimit
         )
     }
 
@@ -96,6 +121,38 @@ impl FromStr for Outcome {
     }
 }
 
+/// How a row was measured: the `measured_by` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeasuredBy {
+    /// On a worker thread of `bench run`: the thread's CPU time, the counting allocator's heap.
+    InProcess,
+    /// As a child process of its own (external solvers, `--isolate`): wall time from our
+    /// clock, user and system CPU time and peak resident memory from the kernel.
+    Process,
+}
+
+impl MeasuredBy {
+    /// The spelling in the CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            MeasuredBy::InProcess => "in-process",
+            MeasuredBy::Process => "process",
+        }
+    }
+}
+
+impl FromStr for MeasuredBy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<MeasuredBy, String> {
+        [MeasuredBy::InProcess, MeasuredBy::Process]
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown measurement \"{s}\", expected in-process or process"))
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -133,8 +190,15 @@ pub struct Row {
     /// For a search stopped by a limit: every solution has at least this many moves (IDA*:
     /// the bound of the unfinished iteration, all below it searched completely).
     pub lower_bound: Option<u32>,
-    /// Whether the algorithm guarantees a shortest solution.
+    /// Whether the algorithm guarantees a shortest solution (empty for external solvers:
+    /// we cannot know).
     pub optimal: Option<bool>,
+    /// The shortest solution length known when the row was written: the instance file's
+    /// `optimal` column, or an optimal built-in algorithm's solution of the same instance in
+    /// the same run (v3; only on rows of algorithms that do not guarantee optimality).
+    pub known_optimal: Option<u32>,
+    /// Whether the solution is longer than `known_optimal` (v3; empty when either is unknown).
+    pub suboptimal: Option<bool>,
     /// Nodes expanded.
     pub nodes_expanded: Option<u64>,
     /// Nodes generated.
@@ -145,6 +209,9 @@ pub struct Row {
     pub peak_stored_nodes: Option<u64>,
     /// The most heap bytes the job held at once (counting allocator).
     pub peak_heap_bytes: Option<u64>,
+    /// Peak resident memory of the job's process group, from the kernel (v3; rows measured
+    /// as a `process` only).
+    pub peak_rss_bytes: Option<u64>,
     /// Wall time of the whole job in milliseconds: solvability check, heuristic set-up,
     /// search and the replay check of the solution.
     pub wall_ms: f64,
@@ -153,11 +220,17 @@ pub struct Row {
     /// CPU time of the job in milliseconds (its thread, plus helper threads of a parallel
     /// search).
     pub cpu_ms: Option<f64>,
+    /// User CPU time of the job's processes, from the kernel (v3; `process` rows only).
+    pub user_ms: Option<f64>,
+    /// System CPU time of the job's processes, from the kernel (v3; `process` rows only).
+    pub sys_ms: Option<f64>,
     /// Heuristic set-up time in milliseconds.
     pub setup_ms: Option<f64>,
     /// The heuristic's estimate of the start board.
     pub initial_h: Option<u32>,
-    /// The error, for status `error`.
+    /// How the row was measured (v3; empty in older files, which are all `in-process`).
+    pub measured_by: Option<MeasuredBy>,
+    /// What went wrong (errors, wrong answers, crashes, the solver's rejection), or a note.
     pub message: Option<String>,
     /// The moves as U/D/L/R letters (with `--solutions`).
     pub solution: Option<String>,
@@ -237,9 +310,27 @@ mod tests {
             assert_eq!(o.name().parse::<Outcome>(), Ok(o));
         }
         let e = "bogus".parse::<Outcome>().unwrap_err();
-        assert!(
-            e.contains("bogus") && e.contains("depth-limit or error"),
-            "{e}"
+        assert!(e.contains("bogus") && e.contains("crashed or error"), "{e}");
+        // The documented spellings (docs/results-schema.md), typed out.
+        let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "solved",
+                "timeout",
+                "cpu-limit",
+                "node-limit",
+                "memory-limit",
+                "depth-limit",
+                "wrong-answer",
+                "rejected",
+                "crashed",
+                "error"
+            ]
         );
+        assert!(Outcome::CpuLimit.is_limit() && !Outcome::WrongAnswer.is_limit());
+        assert_eq!("process".parse::<MeasuredBy>(), Ok(MeasuredBy::Process));
+        assert_eq!("in-process".parse::<MeasuredBy>(), Ok(MeasuredBy::InProcess));
+        assert!("kernel".parse::<MeasuredBy>().is_err());
     }
 }

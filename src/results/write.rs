@@ -89,7 +89,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::results::{Outcome, ReadError, header_line, parse, read};
+    use crate::results::{MeasuredBy, Outcome, ReadError, header_line, parse, read};
 
     fn row(id: &str) -> Row {
         Row {
@@ -107,16 +107,22 @@ mod tests {
             moves: Some(4),
             lower_bound: None,
             optimal: Some(true),
+            known_optimal: None,
+            suboptimal: None,
             nodes_expanded: Some(5),
             nodes_generated: Some(11),
             iterations: Some(1),
             peak_stored_nodes: Some(9),
             peak_heap_bytes: None,
+            peak_rss_bytes: None,
             wall_ms: 0.25,
             search_ms: Some(0.125),
             cpu_ms: Some(0.2),
+            user_ms: None,
+            sys_ms: None,
             setup_ms: Some(0.001),
             initial_h: Some(4),
+            measured_by: Some(MeasuredBy::InProcess),
             message: None,
             solution: Some("UULL".into()),
         }
@@ -128,9 +134,9 @@ mod tests {
         assert_eq!(
             header_line(),
             "run_id,instance_file,instance_id,rows,cols,goal,scramble_moves,algorithm,heuristic,\
-             repetition,status,moves,lower_bound,optimal,nodes_expanded,nodes_generated,\
-             iterations,peak_stored_nodes,peak_heap_bytes,wall_ms,search_ms,cpu_ms,setup_ms,\
-             initial_h,message,solution"
+             repetition,status,moves,lower_bound,optimal,known_optimal,suboptimal,nodes_expanded,\
+             nodes_generated,iterations,peak_stored_nodes,peak_heap_bytes,peak_rss_bytes,wall_ms,\
+             search_ms,cpu_ms,user_ms,sys_ms,setup_ms,initial_h,measured_by,message,solution"
         );
     }
 
@@ -149,8 +155,8 @@ mod tests {
         let line = text.lines().nth(1).unwrap();
         assert_eq!(
             line,
-            "r,f.txt,1,3,3,blank-last,,idastar,manhattan,1,solved,4,,true,5,11,1,9,,0.25,0.125,\
-             0.2,0.001,4,,UULL"
+            "r,f.txt,1,3,3,blank-last,,idastar,manhattan,1,solved,4,,true,,,5,11,1,9,,,0.25,0.125,\
+             0.2,,,0.001,4,in-process,,UULL"
         );
         // A killed writer leaves part of a row behind: set aside, the rest read.
         std::fs::write(&path, format!("{text}r,f.txt,2,3,3,bla")).unwrap();
