@@ -248,7 +248,12 @@ pub fn run(
                 stop = Some(Stop::CpuLimit);
             }
         }
-        if stop.is_none() && limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
+        if stop.is_none()
+            && limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::SeqCst))
+        {
             stop = Some(Stop::Cancelled);
             kill_group(pid, libc::SIGKILL);
             killed = true;

@@ -195,7 +195,11 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
         v.join(" ")
     };
     differ("--solver", solvers(old), solvers(new));
-    differ("--isolate", old.isolate.to_string(), new.isolate.to_string());
+    differ(
+        "--isolate",
+        old.isolate.to_string(),
+        new.isolate.to_string(),
+    );
     differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
     let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
     let ms = |l: &Limits| opt(l.timeout.map(|t| t.as_millis() as u64));

@@ -508,13 +508,22 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.len(), 2);
-        assert_eq!((p[1].algorithm_name(), p[1].heuristic_name()), ("mine".into(), "-".into()));
+        assert_eq!(
+            (p[1].algorithm_name(), p[1].heuristic_name()),
+            ("mine".into(), "-".into())
+        );
         assert!(!p[1].is_optimal() && p[0].is_optimal() && !p[1].is_parallel());
         // Only solvers: no heuristic needed.
         assert_eq!(pairs(&[], &[], &[solver("x=true")]).unwrap().len(), 1);
         for (spec, want) in [
-            ("astar=./a", "--solver astar: that is the name of a built-in algorithm"),
-            ("wastar=./a", "--solver wastar: that is the name of a built-in algorithm"),
+            (
+                "astar=./a",
+                "--solver astar: that is the name of a built-in algorithm",
+            ),
+            (
+                "wastar=./a",
+                "--solver wastar: that is the name of a built-in algorithm",
+            ),
             ("ida=./a", ""),
         ] {
             let r = pairs(&[], &[], &[solver(spec)]);

@@ -364,7 +364,14 @@ fn describe_exit(exit: Exit, stderr: &str) -> String {
         how
     } else {
         // The last lines are what explains a crash; the column stays one short cell.
-        let tail: String = stderr.chars().rev().take(500).collect::<Vec<_>>().into_iter().rev().collect();
+        let tail: String = stderr
+            .chars()
+            .rev()
+            .take(500)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         format!("{how}; stderr: {}", tail.replace('\n', " | "))
     }
 }
@@ -522,7 +529,8 @@ fn execute_isolated(
         .limits
         .timeout
         .map(|t| t + t / 10 + Duration::from_secs(1));
-    let result = external::process::run(&command, external::board_json(board).into_bytes(), &limits);
+    let result =
+        external::process::run(&command, external::board_json(board).into_bytes(), &limits);
     ctx.interrupt.unregister(job.index);
     let mut row = blank_row(ctx, job, MeasuredBy::Process);
     let m = match result {
@@ -610,7 +618,9 @@ fn execute_isolated(
             }
             None => {
                 row.status = Outcome::Error;
-                row.message = Some("internal error: the isolated solution has a letter other than U/D/L/R".into());
+                row.message = Some(
+                    "internal error: the isolated solution has a letter other than U/D/L/R".into(),
+                );
             }
         }
     }

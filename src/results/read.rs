@@ -547,9 +547,21 @@ mod tests {
         assert_eq!(old.rows[0].1.measured_by, None);
         // Bad cells of the new columns are named.
         for (from, to, want) in [
-            (",true,10,", ",maybe,10,", "column suboptimal: expected true, false"),
-            (",process,,", ",kernel,,", "column measured_by: expected in-process, process"),
-            (",4.0,", ",-4,", "column user_ms: expected a non-negative time"),
+            (
+                ",true,10,",
+                ",maybe,10,",
+                "column suboptimal: expected true, false",
+            ),
+            (
+                ",process,,",
+                ",kernel,,",
+                "column measured_by: expected in-process, process",
+            ),
+            (
+                ",4.0,",
+                ",-4,",
+                "column user_ms: expected a non-negative time",
+            ),
         ] {
             let bad = text.replacen(from, to, 1);
             let e = parse_str(&bad).unwrap_err().to_string();

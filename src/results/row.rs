@@ -330,7 +330,10 @@ mod tests {
         );
         assert!(Outcome::CpuLimit.is_limit() && !Outcome::WrongAnswer.is_limit());
         assert_eq!("process".parse::<MeasuredBy>(), Ok(MeasuredBy::Process));
-        assert_eq!("in-process".parse::<MeasuredBy>(), Ok(MeasuredBy::InProcess));
+        assert_eq!(
+            "in-process".parse::<MeasuredBy>(),
+            Ok(MeasuredBy::InProcess)
+        );
         assert!("kernel".parse::<MeasuredBy>().is_err());
     }
 }
