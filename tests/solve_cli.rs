@@ -355,6 +355,37 @@ fn timeout_ends_with_status_3() {
 }
 
 #[test]
+fn a_stopped_search_reports_its_statistics_in_json() {
+    // What `bench run --isolate` reads: status 3, and with --format json one object with the
+    // limit as status, the counts so far and IDA*'s lower bound, and no moves.
+    let (code, stdout, stderr) = solve(
+        &[
+            "--goal",
+            "blank-first",
+            "--max-nodes",
+            "1000",
+            "--format",
+            "json",
+        ],
+        KORF_1,
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("node limit"), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["status"], "node-limit");
+    assert!(v.get("moves").is_none() && v.get("length").is_none(), "{v}");
+    assert!(v["nodes_generated"].as_u64().unwrap() >= 1000, "{v}");
+    // Korf's first instance: Manhattan 41 + conflicts; the bound is at least the estimate.
+    let h = v["initial_h"].as_u64().unwrap();
+    assert!(v["lower_bound"].as_u64().unwrap() >= h, "{v}");
+    let (code, stdout, _) = solve(&["--format", "json"], EXAMPLE);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["status"], "solved");
+    assert!(v["lower_bound"].is_null(), "{v}");
+}
+
+#[test]
 fn node_and_memory_limits_end_with_status_3() {
     let (code, stdout, stderr) = solve(&["--goal", "blank-first", "--max-nodes", "1000"], KORF_1);
     assert_eq!((code, stdout.as_str()), (3, ""), "{stderr}");
