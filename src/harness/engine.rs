@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub heuristics: Vec<HeuristicKind>,
     /// Repetitions of every job.
     pub repeat: u32,
+    /// Unrecorded warm-up runs before each job.
+    pub warmup: u32,
     /// Run only one slice of the jobs.
     pub shard: Option<Shard>,
     /// Seed of the job-order shuffle (random if `None`).
@@ -178,6 +180,7 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
         sorted(&new.heuristics),
     );
     differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
+    differ("--warmup", old.warmup.to_string(), new.warmup.to_string());
     let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
     let ms = |l: &Limits| opt(l.timeout.map(|t| t.as_millis() as u64));
     differ("--timeout (ms)", ms(&old.limits), ms(&new.limits));
@@ -366,6 +369,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             .collect(),
         heuristics: options.heuristics.iter().map(|h| h.name()).collect(),
         repeat: options.repeat,
+        warmup: options.warmup,
         jobs_planned,
         host: meta::Host::current(),
         instance_files: sources
@@ -594,6 +598,7 @@ impl Prepared {
             sources: &sources,
             limits: &limits,
             solutions: options.solutions,
+            warmup: options.warmup,
             interrupt: &interrupt,
         };
         let mut new_rows: Vec<Row> = Vec::new();

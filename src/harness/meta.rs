@@ -154,6 +154,9 @@ pub struct Meta {
     pub heuristics: Vec<String>,
     /// Repetitions per job.
     pub repeat: u32,
+    /// Unrecorded warm-up runs before each job (`--warmup`; 0 in sidecars older than it).
+    #[serde(default)]
+    pub warmup: u32,
     /// Jobs in the plan (this shard, before skipping finished ones).
     pub jobs_planned: usize,
     /// The machine.
