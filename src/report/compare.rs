@@ -291,13 +291,14 @@ impl RatioStats {
     /// The statistics of `ratios` (every one finite and > 0; others are left out). `None` if
     /// none remains.
     pub fn of(ratios: &[f64]) -> Option<RatioStats> {
-        let logs: Vec<f64> = ratios
+        let kept: Vec<f64> = ratios
             .iter()
             .copied()
             .filter(|r| r.is_finite() && *r > 0.0)
-            .map(f64::ln)
             .collect();
+        let logs: Vec<f64> = kept.iter().map(|r| r.ln()).collect();
         let l = Repeats::of(&logs)?;
+        let r = Repeats::of(&kept)?;
         let n = l.n;
         let g = l.mean.exp();
         let (log_sd, se, ci95) = if n > 1 {
@@ -316,8 +317,8 @@ impl RatioStats {
             log_sd,
             se,
             ci95,
-            min: l.min.exp(),
-            max: l.max.exp(),
+            min: r.min,
+            max: r.max,
         })
     }
 
