@@ -456,8 +456,10 @@ fn factor(x: f64) -> String {
         format!("{x:.0}")
     } else if x >= 10.0 {
         format!("{x:.1}")
-    } else {
+    } else if x >= 0.1 {
         format!("{x:.2}")
+    } else {
+        format!("{x:.2e}")
     }
 }
 

@@ -95,10 +95,14 @@ pub fn render(files: &[FileTotals]) -> String {
                 } else {
                     String::new()
                 };
+                let wall = if r.wall.is_zero() {
+                    "under 1 s".to_string()
+                } else {
+                    time(r.wall.as_secs_f64() * 1000.0)
+                };
                 format!(
-                    "run wall time {} ({} session(s) per the sidecar, to the second, {} \
+                    "run wall time {wall} ({} session(s) per the sidecar, to the second, {} \
                      thread(s){unfinished})",
-                    time(r.wall.as_secs_f64() * 1000.0),
                     r.sessions,
                     if threads.is_empty() {
                         "?".into()
@@ -149,6 +153,17 @@ mod tests {
                 run: Some(run),
             },
             FileTotals {
+                path: "quick.csv".into(),
+                rows: 2,
+                job_ms: 0.5,
+                run: Some(RunTime {
+                    sessions: 1,
+                    unfinished: 0,
+                    wall: Duration::ZERO,
+                    threads: vec![1],
+                }),
+            },
+            FileTotals {
                 path: "other.csv".into(),
                 rows: 1,
                 job_ms: 2.5,
@@ -167,6 +182,11 @@ mod tests {
         );
         assert_eq!(
             lines[1],
+            "quick.csv: run wall time under 1 s (1 session(s) per the sidecar, to the second, 1 \
+             thread(s)); summed job time 0.50 ms over 2 row(s)"
+        );
+        assert_eq!(
+            lines[2],
             "other.csv: run wall time unknown (no sidecar); summed job time 2.50 ms over 1 row(s)"
         );
     }
