@@ -1,6 +1,7 @@
 //! npuzzle: solve the sliding-tile puzzle of any size and benchmark search algorithms on it.
 //!
 //! Modules, one idea each:
+//! - [`alloc`]: the counting allocator: per-thread heap, each job's and each search's peak.
 //! - [`board`]: the R x C board model, goal layouts, moves, solvability.
 //! - [`census`]: complete breadth-first search of small boards (distance distributions).
 //! - [`geometry`]: per-size tables and the compact position the exact searches use.
@@ -19,6 +20,7 @@
 //! - [`cli`]: the `bench` command line.
 #![warn(missing_docs)]
 
+pub mod alloc;
 pub mod approx;
 pub mod board;
 pub mod census;

@@ -2,7 +2,7 @@
 
 /// Counts heap bytes per thread, so that `bench run` can report each job's peak heap.
 #[global_allocator]
-static ALLOC: npuzzle::harness::alloc::CountingAlloc = npuzzle::harness::alloc::CountingAlloc;
+static ALLOC: npuzzle::alloc::CountingAlloc = npuzzle::alloc::CountingAlloc;
 
 fn main() {
     std::process::exit(npuzzle::cli::main());

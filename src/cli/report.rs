@@ -20,7 +20,8 @@ pub struct ReportArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub by: Vec<GroupBy>,
     /// A pair ALGORITHM/HEURISTIC (e.g. idastar/manhattan) to compare every pair against on the
-    /// instances both solved: nodes expanded and time, as ratios of sums.
+    /// instances both solved: nodes expanded and time as ratios of sums in the table, and the
+    /// time comparisons below it against this pair instead of the fastest one.
     #[arg(long, value_name = "ALGO/HEURISTIC")]
     pub baseline: Option<String>,
     /// Output format: table (aligned text), markdown, csv (unrounded).
@@ -50,7 +51,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
             torn.bytes
         );
     }
-    let records = loaded.rows;
+    let records = &loaded.rows;
     if records.is_empty() {
         bail!(
             "no result rows in {}",
@@ -79,15 +80,29 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
             Some((a, h))
         }
     };
-    let summaries = report::aggregate(&records, &by, baseline);
-    let text = report::render(&summaries, &by, args.baseline.as_deref(), args.format);
+    let summaries = report::aggregate(records, &by, baseline);
+    let mut text = report::render(&summaries, &by, args.baseline.as_deref(), args.format);
+    if args.format != Format::Csv {
+        // The time spread (with repetitions) and the comparisons with a reference pair; CSV
+        // output stays one table.
+        let base = baseline.map(|(a, h)| report::compare::Pair::new(a, h));
+        let extra = report::spread::render(records, base.as_ref());
+        if args.format == Format::Markdown && !extra.is_empty() {
+            text.push_str(&format!("\n```text\n{extra}```\n"));
+        } else {
+            text.push_str(&extra);
+        }
+    }
+    // Per file, the run's own wall time (sidecar) and the summed job time, labelled apart: on
+    // stderr, as they describe the files rather than the results.
+    eprint!("{}", report::totals::render(&loaded.totals));
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
         r => r.context("cannot write the report to stdout")?,
     }
     if let Some(dir) = &args.plots {
-        let (written, skipped) = report::plots::write_plots(dir, &records)?;
+        let (written, skipped) = report::plots::write_plots(dir, records)?;
         for p in written {
             eprintln!("wrote {}", p.display());
         }

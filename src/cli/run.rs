@@ -64,6 +64,11 @@ pub struct RunArgs {
     /// Repetitions of every job (for timing).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// Unrecorded warm-up runs of every job before its measured run (on the same worker
+    /// thread, under the same limits; a warm-up that does not solve ends the warm-ups). The
+    /// summary's spread and comparisons use only measured runs.
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub warmup: u32,
     /// Wall-clock limit per job: 60s, 500ms, 2m, or none. A process (external solver, isolated
     /// job) gets SIGTERM, then SIGKILL half a second later.
     #[arg(long, default_value = "60s", value_parser = parse_duration_limit, value_name = "DURATION")]
@@ -121,6 +126,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         cpu_limit: args.cpu_limit.and_then(|c| c.0),
         heuristics: args.heuristics.into_iter().flat_map(|l| l.0).collect(),
         repeat: args.repeat,
+        warmup: args.warmup,
         shard: args.shard,
         seed: args.seed,
         threads: args.threads.map(|t| t as usize),

@@ -50,6 +50,8 @@ pub struct RunOptions {
     pub cpu_limit: Option<Duration>,
     /// Repetitions of every job.
     pub repeat: u32,
+    /// Unrecorded warm-up runs before each job.
+    pub warmup: u32,
     /// Run only one slice of the jobs.
     pub shard: Option<Shard>,
     /// Seed of the job-order shuffle (random if `None`).
@@ -201,6 +203,7 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
         new.isolate.to_string(),
     );
     differ("--repeat", old.repeat.to_string(), new.repeat.to_string());
+    differ("--warmup", old.warmup.to_string(), new.warmup.to_string());
     let opt = |v: Option<u64>| v.map_or("none".into(), |v| v.to_string());
     let ms = |l: &Limits| opt(l.timeout.map(|t| t.as_millis() as u64));
     differ("--timeout (ms)", ms(&old.limits), ms(&new.limits));
@@ -425,6 +428,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             .collect(),
         isolate: options.isolate,
         cpu_limit_ms: options.cpu_limit.map(|c| c.as_millis() as u64),
+        warmup: options.warmup,
         jobs_planned,
         host: meta::Host::current(),
         instance_files: sources
@@ -667,6 +671,7 @@ impl Prepared {
             isolate: isolate_exe.as_deref(),
             scratch: &scratch,
             solutions: options.solutions,
+            warmup: options.warmup,
             interrupt: &interrupt,
         };
         let mut known = KnownOptimal::new(&sources, &existing_rows);

@@ -172,6 +172,9 @@ pub struct Meta {
     /// CPU-time limit of each job run as a process, in milliseconds (`--cpu-limit`).
     #[serde(default)]
     pub cpu_limit_ms: Option<u64>,
+    /// Unrecorded warm-up runs before each job (`--warmup`; 0 in sidecars older than it).
+    #[serde(default)]
+    pub warmup: u32,
     /// Jobs in the plan (this shard, before skipping finished ones).
     pub jobs_planned: usize,
     /// The machine.

@@ -92,6 +92,8 @@ pub struct RunContext<'a> {
     pub scratch: &'a Path,
     /// Whether to write the solution column.
     pub solutions: bool,
+    /// Unrecorded warm-up runs before each in-process job (`--warmup`).
+    pub warmup: u32,
     /// The interrupt state.
     pub interrupt: &'a Interrupt,
 }
@@ -222,6 +224,7 @@ fn execute_in_process(
         memory_tripped: Some(tripped.clone()),
         ..ctx.limits.clone()
     };
+    warm_up(ctx, job, algorithm, heuristic, &limits, solve_fn);
     let memory = alloc::start_job(ctx.limits.max_memory_bytes, Some(tripped));
     let cpu_start = thread_cpu_time();
     let start = Instant::now();
@@ -627,6 +630,37 @@ fn execute_isolated(
     JobEnd::Row(Box::new(row))
 }
 
+/// Runs `ctx.warmup` unrecorded runs of an in-process job on this thread (caches, page faults
+/// of shared tables, CPU frequency), under the job's limits. A warm-up that does not solve (a
+/// limit, an error, a panic, the run interrupted) ends the warm-ups: the measured run would
+/// only repeat it.
+fn warm_up(
+    ctx: &RunContext<'_>,
+    job: &Job,
+    algorithm: Algorithm,
+    heuristic: &HeuristicKind,
+    limits: &Limits,
+    solve_fn: &impl SolveFn,
+) {
+    let source = &ctx.sources[job.source];
+    let board = &source.set.instances[job.instance].board;
+    for _ in 0..ctx.warmup {
+        if ctx.interrupt.is_interrupted() {
+            return;
+        }
+        IN_JOB.with(|j| j.set(true));
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            solve_fn(board, source.set.goal, algorithm, heuristic, limits)
+        }));
+        IN_JOB.with(|j| j.set(false));
+        PANIC_AT.with(|p| p.borrow_mut().take());
+        match result {
+            Ok(Ok(report)) if report.status == Status::Solved => {}
+            _ => return,
+        }
+    }
+}
+
 /// Runs `jobs` on a pool of `threads` workers; `on_outcome` is called on the calling thread
 /// for each finished job, in completion order. If it fails, the run is interrupted and the
 /// error returned once the workers have stopped.
@@ -760,6 +794,7 @@ mod tests {
             isolate: None,
             scratch: &scratch,
             solutions: true,
+            warmup: 0,
             interrupt: &interrupt,
         };
         let JobEnd::Row(row) = execute(&ctx, &job(0, Algorithm::Astar), &crate::search::solve)

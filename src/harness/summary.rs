@@ -1,7 +1,9 @@
 //! The end-of-run summary: the table `bench report` prints for the run's rows (the same
-//! aggregation, [`crate::report::aggregate`]), then the run's own wall time and, labelled
-//! apart, the summed wall time of its jobs (with several threads, or rows of earlier sessions,
-//! the jobs' times add up to more than the run took).
+//! aggregation, [`crate::report::aggregate`]); with `--repeat` the time spread per pair and its
+//! warnings, and with two pairs or more the per-instance time comparisons
+//! ([`crate::report::spread`]); then the run's own wall time and, labelled apart, the summed
+//! wall time of its jobs (with several threads, or rows of earlier sessions, the jobs' times
+//! add up to more than the run took).
 
 use std::time::Duration;
 
@@ -14,6 +16,7 @@ use crate::units::millis;
 pub fn render(rows: &[Row], new_rows: usize, run_wall: Duration) -> String {
     let summaries = report::aggregate(rows, &[], None);
     let mut out = report::render(&summaries, &[], None, Format::Table);
+    out.push_str(&report::spread::render(rows, None));
     let job_ms: f64 = rows.iter().map(|r| r.wall_ms).sum();
     out.push_str(&format!(
         "run wall time {} ({new_rows} job(s) run now); summed job time {} over {} row(s)\n",
@@ -84,7 +87,7 @@ mod tests {
         ];
         let text = render(&rows, 3, Duration::from_millis(1500));
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 5, "{text}");
+        assert_eq!(lines.len(), 7, "{text}");
         assert!(
             lines[0].starts_with("algorithm  heuristic  solved"),
             "{text}"
@@ -103,9 +106,21 @@ mod tests {
             lines[2].ends_with("1           0          0            1      0"),
             "{text}"
         );
-        // 1 + 2 + 60000 + 3 ms summed; the run itself took 1.5 s.
+        // One comparison: astar solved as many instances as idastar (1), faster by median.
         assert_eq!(
             lines[4],
+            "time, per instance (repetitions averaged), against astar/manhattan (the pair that \
+             solved the most instances, fastest by median):"
+        );
+        assert!(
+            lines[5].starts_with(
+                "  astar/manhattan is 2.00 times faster than idastar/manhattan on the 1 instance(s)"
+            ),
+            "{text}"
+        );
+        // 1 + 2 + 60000 + 3 ms summed; the run itself took 1.5 s.
+        assert_eq!(
+            lines[6],
             "run wall time 1500.00 ms (3 job(s) run now); summed job time 60.0 s over 4 row(s)"
         );
     }

@@ -2,12 +2,19 @@
 //!
 //! - [`load_files`]: the results files, read by the one results reader ([`crate::results`]).
 //! - [`aggregate`]: per (algorithm, heuristic[, group]) statistics, b*, baseline ratios.
+//! - [`compare`]: per-instance comparison of two pairs (ratios, geometric mean, CI, wins).
+//! - [`spread`]: time spread over repetitions (mean ± σ, median, min, max, noise warnings)
+//!   and the comparisons of every pair with a reference pair.
 //! - [`table`]: aligned text, Markdown or CSV output.
 //! - [`plots`]: SVG figures.
+//! - [`totals`]: each results file's run wall time (from its sidecar) and summed job time.
 
 pub mod aggregate;
+pub mod compare;
 pub mod plots;
+pub mod spread;
 pub mod table;
+pub mod totals;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +31,8 @@ pub struct Loaded {
     pub rows: Vec<Row>,
     /// Torn last lines left out (a run killed while writing, or one still running), per file.
     pub torn: Vec<(PathBuf, TornLine)>,
+    /// Per file: rows, summed job time and the run's own time from its sidecar.
+    pub totals: Vec<totals::FileTotals>,
 }
 
 /// Reads the results files `paths`. Each must be a results file; a torn last line is left out
@@ -37,6 +46,12 @@ pub fn load_files<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, ReadError> {
         if let Some(t) = file.torn {
             out.torn.push((file.path.clone(), t));
         }
+        out.totals.push(totals::FileTotals {
+            path: file.path.clone(),
+            rows: file.rows.len(),
+            job_ms: file.rows.iter().map(|(_, r)| r.wall_ms).sum(),
+            run: totals::read_run_time(p.as_ref()),
+        });
         out.rows.extend(file.rows.into_iter().map(|(_, r)| r));
     }
     Ok(out)

@@ -28,7 +28,7 @@ pub struct Limits {
     #[serde(skip)]
     pub cancel: Option<Arc<AtomicBool>>,
     /// Raised from outside when the job's heap passed `max_memory_bytes` (the counting
-    /// allocator's backstop, `harness::alloc`): the search stops with
+    /// allocator's backstop, `crate::alloc`): the search stops with
     /// [`Status::MemoryLimit`], so that the stop is reported as what it was.
     #[serde(skip)]
     pub memory_tripped: Option<Arc<AtomicBool>>,
@@ -126,6 +126,10 @@ pub(crate) struct Shared {
 
 /// How many nodes go by between clock and cancel-flag checks.
 const CHECK_INTERVAL: u64 = 1 << 16;
+
+/// Nodes reserved when a storing search (A*, Dijkstra, bidirectional BFS) starts; see
+/// [`Budget::initial_capacity`].
+const INITIAL_CAPACITY: usize = 256;
 
 impl Budget {
     pub(crate) fn new(limits: &Limits) -> Budget {
@@ -236,10 +240,12 @@ impl Budget {
         None
     }
 
-    /// How many nodes a search that stores states reserves at the start: enough to skip the
-    /// first rounds of growth, small enough for a tight memory budget.
+    /// How many nodes a search that stores states reserves at the start. Small on purpose:
+    /// the structures then grow by doubling with the search, so a job's peak heap measures
+    /// what the search needed (a large up-front reservation would put a floor under every
+    /// job's memory and hide the growth); the few early doublings cost microseconds.
     pub(crate) fn initial_capacity(&self) -> usize {
-        (self.max_memory / 256).clamp(256, 1 << 16) as usize
+        INITIAL_CAPACITY
     }
 
     /// Whether growing the search's structures to `bytes` stays within the memory budget.

@@ -232,6 +232,8 @@ fn search_small(
     let h = heuristic::build(kind, &geometry)?;
     let fsm = automaton(algorithm);
     let setup_time = setup_start.elapsed();
+    // The job's reported peak heap is the search's own, from here (see `crate::alloc`).
+    let scope = crate::alloc::search_scope();
     let start = Instant::now();
     let raw = match algorithm {
         Algorithm::Bfs => bfs::run(&geometry, &tiles, limits),
@@ -261,6 +263,7 @@ fn search_small(
         }
         Algorithm::Approx => unreachable!("approx does not search"),
     };
+    drop(scope);
     Ok(Searched {
         search_time: start.elapsed(),
         initial_h: h.estimate(&geometry, &tiles),
@@ -287,6 +290,8 @@ where
     let h = heuristic::build_large(kind, &geometry)?;
     let fsm = automaton(algorithm);
     let setup_time = setup_start.elapsed();
+    // The job's reported peak heap is the search's own, from here (see `crate::alloc`).
+    let scope = crate::alloc::search_scope();
     let start = Instant::now();
     let (g, t) = (&geometry, &tiles);
     let raw = match algorithm {
@@ -313,6 +318,7 @@ where
         }
         Algorithm::Approx => unreachable!("approx does not search"),
     };
+    drop(scope);
     Ok(Searched {
         search_time: start.elapsed(),
         initial_h: h.estimate(&tiles),

@@ -5,10 +5,10 @@
 //!
 //! ```
 //! #[global_allocator]
-//! static ALLOC: npuzzle::harness::alloc::CountingAlloc = npuzzle::harness::alloc::CountingAlloc;
+//! static ALLOC: npuzzle::alloc::CountingAlloc = npuzzle::alloc::CountingAlloc;
 //!
 //! fn main() {
-//!     let job = npuzzle::harness::alloc::start_job(None, None);
+//!     let job = npuzzle::alloc::start_job(None, None);
 //!     let v = vec![0u8; 1 << 20];
 //!     assert!(job.peak_bytes().unwrap() >= 1 << 20);
 //!     drop(v);
@@ -18,6 +18,14 @@
 //! The counters are thread-local: bytes allocated on a thread count on that thread, and bytes
 //! freed count on the thread that frees them. A job's peak is measured relative to the thread's
 //! level when [`start_job`] was called, so memory a thread already held does not count.
+//!
+//! Within a job, [`search_scope`] marks the search itself (`search::solve` opens it after the
+//! heuristic's set-up and closes it before the replay check): the job's reported peak
+//! ([`JobMemory::peak_bytes`]) is then the most heap the *search* held at once above the level
+//! it started from, i.e. its own structures (nodes, hash table, open list, path) as they grew.
+//! Heuristic tables built or loaded in the set-up (a pattern database the process keeps for
+//! later jobs, say) are not part of it. The searches reserve no large block up front, so the
+//! peak of a tiny search is tiny and that of a big one grows with it.
 //!
 //! The allocator can also enforce a per-job budget as a backstop to the searches' own checks:
 //! when a job's heap grows past the budget given to [`start_job`], the job's flag is raised (the
@@ -49,6 +57,11 @@ thread_local! {
     static FLAG: Cell<*const AtomicBool> = const { Cell::new(ptr::null()) };
     /// Whether `LIMIT` was passed since the last [`start_job`].
     static OVER: Cell<bool> = const { Cell::new(false) };
+    /// `CURRENT` when the open [`search_scope`] began (`None` outside one).
+    static SEARCH_BASE: Cell<Option<i64>> = const { Cell::new(None) };
+    /// The peak of the last closed [`search_scope`] since the last [`start_job`], in bytes
+    /// above its base.
+    static SEARCH_PEAK: Cell<Option<i64>> = const { Cell::new(None) };
 }
 
 #[inline]
@@ -156,6 +169,8 @@ pub fn start_job(budget: Option<u64>, flag: Option<std::sync::Arc<AtomicBool>>) 
     let base = CURRENT.with(Cell::get);
     PEAK.with(|p| p.set(base));
     OVER.with(|o| o.set(false));
+    SEARCH_BASE.with(|b| b.set(None));
+    SEARCH_PEAK.with(|p| p.set(None));
     let limit = budget
         .and_then(|b| i64::try_from(b).ok())
         .map_or(i64::MAX, |b| base.saturating_add(b));
@@ -170,15 +185,61 @@ pub fn start_job(budget: Option<u64>, flag: Option<std::sync::Arc<AtomicBool>>) 
 }
 
 impl JobMemory {
-    /// The most heap bytes the job held at once (`None` when the counting allocator is not
-    /// installed).
+    /// The most heap bytes the job's search held at once above its level when it began (see
+    /// [`search_scope`]); for a job that never reached its search (an error in the set-up), the
+    /// most the job held above its start. `None` when the counting allocator is not installed.
     pub fn peak_bytes(&self) -> Option<u64> {
-        is_active().then(|| (PEAK.with(Cell::get) - self.base).max(0) as u64)
+        is_active().then(|| self.counted_peak())
+    }
+
+    /// [`JobMemory::peak_bytes`] from the counters, whether or not they are real.
+    fn counted_peak(&self) -> u64 {
+        let peak = match (SEARCH_PEAK.with(Cell::get), SEARCH_BASE.with(Cell::get)) {
+            (Some(p), _) => p,
+            // A search still open (it panicked through its scope's drop): measure it so far.
+            (None, Some(b)) => PEAK.with(Cell::get) - b,
+            (None, None) => PEAK.with(Cell::get) - self.base,
+        };
+        peak.max(0) as u64
     }
 
     /// Whether the job's heap passed its budget.
     pub fn over_budget(&self) -> bool {
         OVER.with(Cell::get)
+    }
+}
+
+/// Marks the search of the current job: from now until the returned value is dropped, the
+/// thread's peak is measured from its current level; [`JobMemory::peak_bytes`] reports that
+/// peak. Harmless outside a job (nothing reads it). The job's memory budget is not affected: it
+/// still counts from [`start_job`].
+pub fn search_scope() -> SearchScope {
+    let now = CURRENT.with(Cell::get);
+    SEARCH_BASE.with(|b| b.set(Some(now)));
+    SEARCH_PEAK.with(|p| p.set(None));
+    // The job's limit check runs when the peak rises; a peak at the current level keeps it
+    // running from here on.
+    PEAK.with(|p| p.set(now));
+    SearchScope {
+        _not_send: std::marker::PhantomData,
+    }
+}
+
+/// An open search measurement (see [`search_scope`]); dropping it records the search's peak.
+#[derive(Debug)]
+pub struct SearchScope {
+    /// Thread-bound: the counters are per thread.
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl Drop for SearchScope {
+    fn drop(&mut self) {
+        let _ = SEARCH_BASE.try_with(|b| {
+            if let Some(base) = b.take() {
+                let peak = PEAK.try_with(Cell::get).unwrap_or(base);
+                let _ = SEARCH_PEAK.try_with(|p| p.set(Some(peak - base)));
+            }
+        });
     }
 }
 
@@ -212,6 +273,38 @@ mod tests {
             assert!(flag.load(Ordering::Relaxed));
             drop(job);
             assert!(FLAG.with(Cell::get).is_null());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn a_search_scope_measures_from_its_own_start() {
+        std::thread::spawn(|| {
+            let job = start_job(None, None);
+            // Set-up: 10,000 bytes of tables, 4,000 of them kept through the search.
+            record_alloc(10_000);
+            record_free(6_000);
+            {
+                let _search = search_scope();
+                record_alloc(300);
+                record_alloc(200);
+                record_free(450);
+                record_alloc(100); // 150 held: the peak stays 500
+            }
+            // After the search (the replay check, say): not the search's.
+            record_alloc(5_000);
+            assert_eq!(job.counted_peak(), 500);
+            drop(job);
+            // Without a search, the job's own peak from its start.
+            let job = start_job(None, None);
+            record_alloc(700);
+            record_free(700);
+            assert_eq!(job.counted_peak(), 700);
+            // A search whose scope is still open is measured so far.
+            let _open = search_scope();
+            record_alloc(40);
+            assert_eq!(job.counted_peak(), 40);
         })
         .join()
         .unwrap();
