@@ -4,8 +4,10 @@
 //! - [`aggregate`]: per (algorithm, heuristic[, group]) statistics, b*, baseline ratios.
 //! - [`table`]: aligned text, Markdown or CSV output.
 //! - [`plots`]: SVG figures.
+//! - [`html`]: one self-contained HTML page of all of it (`--html`), with interactive views.
 
 pub mod aggregate;
+pub mod html;
 pub mod plots;
 pub mod table;
 
