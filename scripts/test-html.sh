@@ -41,7 +41,7 @@ cd "$W"
 "$BENCH" gen --size 3x3 --moves 30 --count 10 --seed 11 --out eight.txt 2>/dev/null
 "$BENCH" gen --size 2x4 --count 6 --seed 5 --out small.txt 2>/dev/null
 "$BENCH" run --instances eight.txt small.txt --algos astar,idastar,bfs \
-    --heuristics manhattan,misplaced --solutions --max-nodes 2000 --threads 2 --quiet \
+    --heuristics manhattan,misplaced --solutions --max-nodes 5000 --threads 2 --quiet \
     --out run.csv
 "$BENCH" report run.csv --html report.html >report.txt 2>report.err || {
     cat report.err >&2

@@ -95,7 +95,8 @@ struct RunInfo {
     host: Host,
     threads: usize,
     limits: LimitsInfo,
-    job_order_seed: u64,
+    /// As a string: a u64 does not survive JavaScript's numbers.
+    job_order_seed: String,
     shard: Option<String>,
     algorithms: Vec<String>,
     heuristics: Vec<String>,
@@ -264,7 +265,7 @@ fn run_info(m: Meta) -> RunInfo {
             max_nodes: m.limits.max_nodes,
             max_memory_bytes: m.limits.max_memory_bytes,
         },
-        job_order_seed: m.job_order_seed,
+        job_order_seed: m.job_order_seed.to_string(),
         shard: m.shard,
         algorithms: m.algorithms,
         heuristics: m.heuristics,
@@ -370,7 +371,13 @@ struct InstanceFiles {
 }
 
 impl InstanceFiles {
-    fn get(&mut self, name: &str, goal: Goal, results: &Path, notes: &mut Vec<String>) -> Option<&InstanceSet> {
+    fn get(
+        &mut self,
+        name: &str,
+        goal: Goal,
+        results: &Path,
+        notes: &mut Vec<String>,
+    ) -> Option<&InstanceSet> {
         let key = (name.to_string(), goal);
         if !self.sets.contains_key(&key) {
             let set = self.load(name, goal, results, notes);
@@ -379,7 +386,13 @@ impl InstanceFiles {
         self.sets[&key].as_ref()
     }
 
-    fn load(&mut self, name: &str, goal: Goal, results: &Path, notes: &mut Vec<String>) -> Option<InstanceSet> {
+    fn load(
+        &mut self,
+        name: &str,
+        goal: Goal,
+        results: &Path,
+        notes: &mut Vec<String>,
+    ) -> Option<InstanceSet> {
         let Some(path) = candidates(name, results).into_iter().find(|p| p.is_file()) else {
             notes.push(format!(
                 "instance file {name} not found (as named, nor beside {}); playback starts from \
@@ -530,7 +543,11 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
             let mut ids: Vec<&str> = fi.runs.iter().map(|r| r.run_id.as_str()).collect();
             ids.sort_unstable();
             ids.dedup();
-            fi.rows = Some(ids.iter().map(|id| per_run.get(id).copied().unwrap_or(0)).sum());
+            fi.rows = Some(
+                ids.iter()
+                    .map(|id| per_run.get(id).copied().unwrap_or(0))
+                    .sum(),
+            );
         }
     }
 
@@ -593,7 +610,11 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     let run_file: HashMap<&str, &Path> = files
         .iter()
         .zip(input.files)
-        .flat_map(|(fi, p)| fi.runs.iter().map(move |r| (r.run_id.as_str(), p.as_path())))
+        .flat_map(|(fi, p)| {
+            fi.runs
+                .iter()
+                .map(move |r| (r.run_id.as_str(), p.as_path()))
+        })
         .collect();
     let fallback = input.files.first().map_or(Path::new("."), PathBuf::as_path);
     let mut bad_solutions = 0usize;
@@ -613,7 +634,9 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         };
         let Ok(moves) = moves_from_str(sol) else {
             bad_solutions += 1;
-            first_bad.get_or_insert_with(|| format!("{} #{} {}", r.instance_file, r.instance_id, r.pair()));
+            first_bad.get_or_insert_with(|| {
+                format!("{} #{} {}", r.instance_file, r.instance_id, r.pair())
+            });
             continue;
         };
         if instances[idx].tiles.is_none() {
@@ -638,7 +661,9 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
             solution_ok[ri] = true;
         } else {
             bad_solutions += 1;
-            first_bad.get_or_insert_with(|| format!("{} #{} {}", r.instance_file, r.instance_id, r.pair()));
+            first_bad.get_or_insert_with(|| {
+                format!("{} #{} {}", r.instance_file, r.instance_id, r.pair())
+            });
         }
     }
     if let Some(first) = first_bad {
@@ -831,7 +856,10 @@ mod tests {
         // Ending at the goal's blank cell (bottom right) by a move left is impossible.
         assert!(reconstruct(2, 2, Goal::BlankLast, "UL").is_none());
         assert!(reconstruct(2, 2, Goal::BlankLast, "DX").is_none());
-        assert_eq!(reconstruct(3, 3, Goal::BlankFirst, "").unwrap().tiles()[0], 0);
+        assert_eq!(
+            reconstruct(3, 3, Goal::BlankFirst, "").unwrap().tiles()[0],
+            0
+        );
     }
 
     #[test]

@@ -91,7 +91,8 @@
     return d;
   }
   function limitText(l) {
-    return "timeout " + (l.timeout_ms === null ? "none" : fmtMs(l.timeout_ms) + " ms") +
+    var t = l.timeout_ms;
+    return "timeout " + (t === null ? "none" : t >= 1000 ? +(t / 1000).toFixed(3) + " s" : t + " ms") +
       "; max nodes " + (l.max_nodes === null ? "none" : String(l.max_nodes)) +
       "; max memory " + (l.max_memory_bytes === null ? "none" : fmtBytes(l.max_memory_bytes)) +
       " (per job)";
@@ -270,8 +271,8 @@
       var lens = pts.map(function (p) { return p.len; }).filter(function (l) { return l !== null; });
       var lmin = Math.min.apply(null, lens), lmax = Math.max.apply(null, lens);
       var r = logRange(vals, floor);
-      var L = 70, T = 34, W = 460, H = 460, band = 22;
-      var svg = sv("svg", { viewBox: "0 0 680 560", width: 680, height: 560, role: "img",
+      var L = 70, T = 48, W = 460, H = 460, band = 22;
+      var svg = sv("svg", { viewBox: "0 0 680 580", width: 680, height: 580, role: "img",
         "aria-label": "scatter plot of " + D.pairs[b] + " against " + D.pairs[a] });
       function sx(v) { return L + (Math.log10(Math.max(v, floor)) - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0])) * W; }
       function sy(v) { return T + H - (Math.log10(Math.max(v, floor)) - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0])) * H; }
