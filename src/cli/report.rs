@@ -1,4 +1,5 @@
-//! `bench report`: aggregate tables (text, Markdown, CSV) and SVG figures from results CSVs.
+//! `bench report`: aggregate tables (text, Markdown, CSV), SVG figures and an HTML page from
+//! results CSVs.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,6 +31,10 @@ pub struct ReportArgs {
     /// Also write SVG figures into DIR (created if missing); their names go to stderr.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
+    /// Also write one self-contained HTML page to FILE: the runs' metadata, the sortable
+    /// summary, the figures, per-instance table, scatter plot, coverage and solution playback.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Runs `bench report`; returns the exit status.
@@ -109,6 +114,22 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         for s in skipped {
             eprintln!("skipped {s}");
         }
+    }
+    if let Some(path) = &args.html {
+        let command_line: Vec<String> = std::env::args().collect();
+        let page = report::html::render_html(&report::html::HtmlInput {
+            files: &args.files,
+            records: &records,
+            summaries: &summaries,
+            by: &by,
+            baseline: args.baseline.as_deref(),
+            command_line: &command_line,
+        })?;
+        for note in &page.notes {
+            eprintln!("note: {note}");
+        }
+        report::html::write_html(path, &page)?;
+        eprintln!("wrote {}", path.display());
     }
     Ok(0)
 }

@@ -8,9 +8,11 @@
 //! - [`table`]: aligned text, Markdown or CSV output.
 //! - [`plots`]: SVG figures.
 //! - [`totals`]: each results file's run wall time (from its sidecar) and summed job time.
+//! - [`html`]: one self-contained HTML page of all of it (`--html`), with interactive views.
 
 pub mod aggregate;
 pub mod compare;
+pub mod html;
 pub mod plots;
 pub mod spread;
 pub mod table;
