@@ -2,17 +2,25 @@
 //!
 //! - [`load_files`]: the results files, read by the one results reader ([`crate::results`]).
 //! - [`aggregate`]: per (algorithm, heuristic[, group]) statistics, b*, baseline ratios.
-//! - [`table`]: aligned text, Markdown or CSV output.
-//! - [`plots`]: SVG figures.
+//! - [`table`]: aligned text, Markdown, CSV or LaTeX output, compact or all columns.
+//! - [`pivot`]: `--pivot depth`, optimal solution length x configuration.
+//! - [`compare`]: per-instance comparison of two pairs (ratios, geometric mean, CI, wins);
+//!   [`compare_table`] prints it for `--compare A B`.
+//! - [`pooling`]: lines of a report that pool board sizes or instance files.
+//! - [`plots`]: figures (SVG, and PNG / PDF rendered from the SVG).
 
 pub mod aggregate;
+pub mod compare;
+pub mod compare_table;
+pub mod pivot;
 pub mod plots;
+pub mod pooling;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
 pub use aggregate::{GroupBy, Summary, aggregate, effective_branching_factor};
-pub use table::{Format, render};
+pub use table::{Columns, Format, Table, render, render_table, render_with};
 
 use crate::results::{self, ReadError, Row, TornLine};
 
