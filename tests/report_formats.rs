@@ -196,7 +196,7 @@ fn pooled_sizes_and_files_are_named_on_stderr() {
         err.contains("note: idastar/manhattan pools 2 instance files (fix.txt, fix24.txt); --by file"),
         "{err}"
     );
-    assert!(!err.contains("astar/manhattan pools"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
     let (out, err) = report(&[path(&a), path(&b_path), "--by", "file", "--format", "csv"]);
     assert_eq!(err, "");
     let mut r = csv::Reader::from_reader(out.as_bytes());
@@ -277,8 +277,8 @@ fn latex_is_booktabs_with_special_characters_escaped() {
     assert_eq!(lines[begin + 3], "\\midrule");
     assert_eq!(lines[lines.len() - 2], "\\bottomrule");
     assert_eq!(lines[lines.len() - 1], "\\end{tabular}");
-    // Column spec: file, algorithm, heuristic left; 22 numeric columns right.
-    assert_eq!(lines[begin], format!("\\begin{{tabular}}{{lll{}}}", "r".repeat(22)));
+    // Column spec: file, algorithm, heuristic left; 21 numeric columns right.
+    assert_eq!(lines[begin], format!("\\begin{{tabular}}{{lll{}}}", "r".repeat(21)));
     let head = lines[begin + 2];
     assert!(head.contains("$b^*$") && head.contains("Mnodes/s"), "{head}");
     let body = &lines[begin + 4..lines.len() - 2];
@@ -286,9 +286,9 @@ fn latex_is_booktabs_with_special_characters_escaped() {
     for row in body {
         assert!(row.starts_with("a\\_b\\%c\\&d\\#1.txt & "), "{row}");
         assert!(row.ends_with(" \\\\"), "{row}");
-        // 25 cells: 24 unescaped separators.
+        // 24 cells: 23 unescaped separators.
         let separators = row.matches(" & ").count();
-        assert_eq!(separators, 24, "{row}");
+        assert_eq!(separators, 23, "{row}");
     }
 }
 
@@ -382,4 +382,95 @@ fn bad_report_options_are_rejected() {
             .failure()
             .stderr(predicates::str::contains(msg));
     }
+}
+
+#[test]
+fn compare_gives_the_hand_computed_geometric_mean_and_interval() {
+    let f = fixture("pivot.csv");
+    let (out, _) = report(&[
+        path(&f),
+        "--compare",
+        "astar/manhattan",
+        "idastar/manhattan",
+        "--format",
+        "csv",
+    ]);
+    let mut r = csv::Reader::from_reader(out.as_bytes());
+    let head = r.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    let col = |row: &csv::StringRecord, name: &str| -> String {
+        row[head.iter().position(|h| h == name).unwrap()].to_string()
+    };
+    let num = |row: &csv::StringRecord, name: &str| -> f64 { col(row, name).parse().unwrap() };
+    assert_eq!(rows.len(), 2);
+    // Instances 1-4 both solved; astar alone solved 5.
+    // Nodes expanded, A/B: 2/4, 4/4, 10/40, 20/80.
+    let ratios = [0.5f64, 1.0, 0.25, 0.25];
+    let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+    let mean = logs.iter().sum::<f64>() / 4.0;
+    let sd = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+    // Student's t, 0.975 quantile, 3 degrees of freedom (printed tables: 3.182).
+    let half = 3.182 * sd / 2.0;
+    let n = &rows[0];
+    assert_eq!(col(n, "metric"), "expanded");
+    assert_eq!(
+        (col(n, "both_solved"), col(n, "only_a"), col(n, "only_b")),
+        ("4".into(), "1".into(), "0".into())
+    );
+    let g = num(n, "ratio_geo_mean");
+    assert!((g - 0.03125f64.powf(0.25)).abs() < 1e-12, "{g}");
+    assert!((num(n, "ratio_ci95_low") - (mean - half).exp()).abs() < 1e-9);
+    assert!((num(n, "ratio_ci95_high") - (mean + half).exp()).abs() < 1e-9);
+    // A expands fewer nodes on 1, 3, 4; equal on 2.
+    assert_eq!(
+        (col(n, "a_lower"), col(n, "a_higher"), col(n, "tie")),
+        ("3".into(), "0".into(), "1".into())
+    );
+    // Time, A/B: 0.01/0.005, 0.03/0.01, 0.1/0.05, 0.2/0.1: A slower on all four.
+    let t = &rows[1];
+    assert_eq!(col(t, "metric"), "time");
+    let g = num(t, "ratio_geo_mean");
+    assert!((g - 24f64.powf(0.25)).abs() < 1e-9, "{g}");
+    assert_eq!(
+        (col(t, "a_lower"), col(t, "a_higher"), col(t, "tie")),
+        ("0".into(), "4".into(), "0".into())
+    );
+    // The text table rounds the same numbers and says it in words.
+    let (text, _) = report(&[path(&f), "--compare", "astar/manhattan", "idastar/manhattan"]);
+    let line = text.lines().find(|l| l.starts_with("expanded")).unwrap();
+    assert_eq!(
+        line.split_whitespace().collect::<Vec<_>>(),
+        ["expanded", "4", "1", "0", "0.420", "0.146-1.209", "3", "0", "1"]
+    );
+    assert!(text.contains("astar/manhattan is 2.21"), "{text}");
+    // Per group with --by: depth 6 has no instance both solved.
+    let (by, _) = report(&[
+        path(&f),
+        "--compare",
+        "astar/manhattan",
+        "idastar/manhattan",
+        "--by",
+        "moves",
+    ]);
+    let six = by.lines().find(|l| l.starts_with("6 ")).unwrap();
+    assert_eq!(
+        six.split_whitespace().collect::<Vec<_>>(),
+        ["6", "expanded", "0", "1", "0", "-", "-", "0", "0", "0"]
+    );
+    bench()
+        .arg("report")
+        .arg(&f)
+        .args(["--compare", "astar/manhattan", "bfs/none"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "bfs/none: no rows of that pair; the results have astar/manhattan, idastar/manhattan",
+        ));
+    bench()
+        .arg("report")
+        .arg(&f)
+        .args(["--compare", "astar/manhattan", "astar/manhattan"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("the two configurations are the same"));
 }
