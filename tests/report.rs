@@ -124,13 +124,13 @@ fn grouping_by_solution_length_uses_the_instances_optimal_length() {
     // idastar's timeout on instance 3 belongs to depth 6 (astar/manhattan solved it in 6).
     let c = s
         .iter()
-        .find(|x| x.group == [six] && x.algorithm == "idastar")
+        .find(|x| x.group == [six.clone()] && x.algorithm == "idastar")
         .unwrap();
     assert_eq!((c.runs, c.solved, c.timeouts), (2, 1, 1));
     assert!((c.bstar.unwrap() - newton_bstar(40.0, 6)).abs() < 1e-9);
     let b = s
         .iter()
-        .find(|x| x.group == [six] && x.heuristic == "misplaced")
+        .find(|x| x.group == [six.clone()] && x.heuristic == "misplaced")
         .unwrap();
     assert_eq!((b.runs, b.solved, b.memory_limits, b.errors), (2, 0, 1, 1));
     assert_eq!(b.expanded, None);

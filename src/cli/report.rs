@@ -1,13 +1,35 @@
-//! `bench report`: aggregate tables (text, Markdown, CSV), SVG figures and an HTML page from
-//! results CSVs.
+//! `bench report`: aggregate tables, depth pivots and per-instance comparisons (text,
+//! Markdown, CSV, LaTeX), figures (SVG, PNG, PDF) and an HTML page from results CSVs.
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use anyhow::{Context, bail};
 use clap::Args;
 
-use crate::report::{self, Format, GroupBy};
+use crate::report::compare::Pair;
+use crate::report::pivot::PivotValue;
+use crate::report::plots::{PlotFormat, PlotOptions};
+use crate::report::{self, Columns, Format, GroupBy};
+use crate::results::Row;
+
+/// What `--pivot` turns into rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PivotBy {
+    /// The instances' optimal solution length.
+    Depth,
+}
+
+impl FromStr for PivotBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "depth" | "moves" => Ok(Self::Depth),
+            other => Err(format!("unknown pivot {other:?}: expected depth")),
+        }
+    }
+}
 
 /// Arguments of `bench report`.
 #[derive(Debug, Args)]
@@ -17,7 +39,8 @@ pub struct ReportArgs {
     #[arg(required = true, value_name = "RESULTS.csv")]
     pub files: Vec<PathBuf>,
     /// Group rows besides (algorithm, heuristic), comma-separated: size (rows x cols), moves
-    /// (the instance's optimal solution length), scramble (random-walk length).
+    /// (the instance's optimal solution length), scramble (random-walk length), file (the
+    /// instance file).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub by: Vec<GroupBy>,
     /// A pair ALGORITHM/HEURISTIC (e.g. idastar/manhattan) to compare every pair against on the
@@ -25,16 +48,69 @@ pub struct ReportArgs {
     /// time comparisons below it against this pair instead of the fastest one.
     #[arg(long, value_name = "ALGO/HEURISTIC")]
     pub baseline: Option<String>,
-    /// Output format: table (aligned text), markdown, csv (unrounded).
+    /// Print a depth x configuration table instead of the summary: rows = optimal solution
+    /// length, columns = algorithm/heuristic (split by the other --by groups), cells =
+    /// --pivot-value.
+    #[arg(long, value_name = "depth", conflicts_with = "baseline")]
+    pub pivot: Option<PivotBy>,
+    /// The pivot's cells: expanded (mean nodes expanded), generated, ms (mean wall time) or
+    /// bstar, over the solved runs.
+    #[arg(long, value_name = "VALUE", default_value = "expanded", requires = "pivot")]
+    pub pivot_value: PivotValue,
+    /// Compare two configurations A and B (algorithm/heuristic as the table names them) per
+    /// instance, on the instances both solved: geometric mean of the ratios A/B of nodes
+    /// expanded and of wall time with a 95% confidence interval, and A lower/higher/tie counts.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["A", "B"],
+        conflicts_with_all = ["pivot", "baseline", "columns"]
+    )]
+    pub compare: Option<Vec<String>>,
+    /// Summary columns: compact (the default in table, markdown and latex) or all (the
+    /// default in csv).
+    #[arg(long, value_name = "SET", conflicts_with = "pivot")]
+    pub columns: Option<Columns>,
+    /// Output format: table (aligned text), markdown, csv (unrounded), latex (booktabs).
     #[arg(long, default_value = "table", value_name = "FORMAT")]
     pub format: Format,
-    /// Also write SVG figures into DIR (created if missing); their names go to stderr.
+    /// Also write figures into DIR (created if missing); their names go to stderr.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
     /// Also write one self-contained HTML page to FILE: the runs' metadata, the sortable
     /// summary, the figures, per-instance table, scatter plot, coverage and solution playback.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Figure formats, comma-separated: svg, png, pdf.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "LIST",
+        default_value = "svg",
+        requires = "plots"
+    )]
+    pub plot_format: Vec<PlotFormat>,
+    /// Leave the titles out of the figures (for a caption in a paper).
+    #[arg(long, requires = "plots")]
+    pub no_titles: bool,
+}
+
+/// `A/B` as (algorithm, heuristic), checked against the pairs in `records`; `flag` names the
+/// option in errors.
+fn parse_pair<'a>(flag: &str, s: &'a str, records: &[Row]) -> anyhow::Result<(&'a str, &'a str)> {
+    let Some((a, h)) = s.split_once('/') else {
+        bail!("{flag} {s:?}: expected ALGORITHM/HEURISTIC, e.g. idastar/manhattan");
+    };
+    if !records.iter().any(|r| r.algorithm == a && r.heuristic == h) {
+        let mut pairs: Vec<String> = records.iter().map(Row::pair).collect();
+        pairs.sort();
+        pairs.dedup();
+        bail!(
+            "{flag} {s}: no rows of that pair; the results have {}",
+            pairs.join(", ")
+        );
+    }
+    Ok((a, h))
 }
 
 /// Runs `bench report`; returns the exit status.
@@ -45,6 +121,16 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
             bail!("--by lists {} twice", g.title());
         }
         by.push(*g);
+    }
+    if args.pivot.is_some() && by.contains(&GroupBy::Moves) {
+        bail!("--pivot depth already makes one row per solution length: leave moves out of --by");
+    }
+    let mut formats = Vec::new();
+    for f in &args.plot_format {
+        if formats.contains(f) {
+            bail!("--plot-format lists {} twice", f.extension());
+        }
+        formats.push(*f);
     }
     let loaded = report::load_files(&args.files)?;
     for (path, torn) in &loaded.torn {
@@ -69,35 +155,61 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     }
     let baseline = match &args.baseline {
         None => None,
-        Some(b) => {
-            let Some((a, h)) = b.split_once('/') else {
-                bail!("--baseline {b:?}: expected ALGORITHM/HEURISTIC, e.g. idastar/manhattan");
+        Some(b) => Some(parse_pair("--baseline", b, records)?),
+    };
+    for p in report::pooling::pooled(records, &by) {
+        eprintln!("{}", p.message());
+    }
+    let compare = match &args.compare {
+        None => None,
+        Some(v) => {
+            let [a, b] = v.as_slice() else {
+                bail!("--compare takes two configurations, A and B");
             };
-            if !records.iter().any(|r| r.algorithm == a && r.heuristic == h) {
-                let mut pairs: Vec<String> = records.iter().map(|r| r.pair()).collect();
-                pairs.sort();
-                pairs.dedup();
-                bail!(
-                    "--baseline {b}: no rows of that pair; the results have {}",
-                    pairs.join(", ")
-                );
+            let pa = Pair::parse_in(a, records).context("--compare")?;
+            let pb = Pair::parse_in(b, records).context("--compare")?;
+            if pa == pb {
+                bail!("--compare {a} {b}: the two configurations are the same");
             }
-            Some((a, h))
+            Some((pa, pb))
         }
     };
-    let summaries = report::aggregate(records, &by, baseline);
-    let mut text = report::render(&summaries, &by, args.baseline.as_deref(), args.format);
-    if args.format != Format::Csv {
-        // The time spread (with repetitions) and the comparisons with a reference pair; CSV
-        // output stays one table.
-        let base = baseline.map(|(a, h)| report::compare::Pair::new(a, h));
-        let extra = report::spread::render(records, base.as_ref());
-        if args.format == Format::Markdown && !extra.is_empty() {
-            text.push_str(&format!("\n```text\n{extra}```\n"));
-        } else {
-            text.push_str(&extra);
+    let text = match (args.pivot, compare) {
+        (_, Some((a, b))) => {
+            let groups = report::compare_table::split_groups(records, &by);
+            let lines = report::compare_table::compare_groups(&groups, &a, &b);
+            report::render_table(
+                &report::compare_table::compare_table(&lines, &by, &a, &b),
+                args.format,
+            )
         }
-    }
+        (Some(PivotBy::Depth), None) => {
+            let p = report::pivot::pivot(records, &by, args.pivot_value);
+            report::render_table(&report::pivot::pivot_table(&p), args.format)
+        }
+        (None, None) => {
+            let summaries = report::aggregate(records, &by, baseline);
+            let mut text = report::render_with(
+                &summaries,
+                &by,
+                args.baseline.as_deref(),
+                args.columns.unwrap_or_default(),
+                args.format,
+            );
+            if matches!(args.format, Format::Table | Format::Markdown) {
+                // The time spread (with repetitions) and the comparisons with a reference
+                // pair; CSV and LaTeX output stay one table.
+                let base = baseline.map(|(a, h)| Pair::new(a, h));
+                let extra = report::spread::render(records, base.as_ref());
+                if args.format == Format::Markdown && !extra.is_empty() {
+                    text.push_str(&format!("\n```text\n{extra}```\n"));
+                } else {
+                    text.push_str(&extra);
+                }
+            }
+            text
+        }
+    };
     // Per file, the run's own wall time (sidecar) and the summed job time, labelled apart: on
     // stderr, as they describe the files rather than the results.
     eprint!("{}", report::totals::render(&loaded.totals));
@@ -107,7 +219,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         r => r.context("cannot write the report to stdout")?,
     }
     if let Some(dir) = &args.plots {
-        let (written, skipped) = report::plots::write_plots(dir, records)?;
+        let opts = PlotOptions {
+            formats,
+            titles: !args.no_titles,
+        };
+        let (written, skipped) = report::plots::write_plots_with(dir, records, &opts)?;
         for p in written {
             eprintln!("wrote {}", p.display());
         }
@@ -117,9 +233,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     }
     if let Some(path) = &args.html {
         let command_line: Vec<String> = std::env::args().collect();
+        let summaries = report::aggregate(records, &by, baseline);
         let page = report::html::render_html(&report::html::HtmlInput {
             files: &args.files,
-            records: &records,
+            records,
             summaries: &summaries,
             by: &by,
             baseline: args.baseline.as_deref(),

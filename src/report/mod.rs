@@ -2,18 +2,24 @@
 //!
 //! - [`load_files`]: the results files, read by the one results reader ([`crate::results`]).
 //! - [`aggregate`]: per (algorithm, heuristic[, group]) statistics, b*, baseline ratios.
-//! - [`compare`]: per-instance comparison of two pairs (ratios, geometric mean, CI, wins).
+//! - [`compare`]: per-instance comparison of two pairs (ratios, geometric mean, CI, wins);
+//!   [`compare_table`] prints it for `--compare A B`.
 //! - [`spread`]: time spread over repetitions (mean ± σ, median, min, max, noise warnings)
 //!   and the comparisons of every pair with a reference pair.
-//! - [`table`]: aligned text, Markdown or CSV output.
-//! - [`plots`]: SVG figures.
+//! - [`table`]: aligned text, Markdown, CSV or LaTeX output, compact or all columns.
+//! - [`pivot`]: `--pivot depth`, optimal solution length x configuration.
+//! - [`pooling`]: lines of a report that pool board sizes or instance files.
+//! - [`plots`]: figures (SVG, and PNG / PDF rendered from the SVG).
 //! - [`totals`]: each results file's run wall time (from its sidecar) and summed job time.
 //! - [`html`]: one self-contained HTML page of all of it (`--html`), with interactive views.
 
 pub mod aggregate;
 pub mod compare;
+pub mod compare_table;
 pub mod html;
+pub mod pivot;
 pub mod plots;
+pub mod pooling;
 pub mod spread;
 pub mod table;
 pub mod totals;
@@ -21,7 +27,7 @@ pub mod totals;
 use std::path::{Path, PathBuf};
 
 pub use aggregate::{GroupBy, Summary, aggregate, effective_branching_factor};
-pub use table::{Format, render};
+pub use table::{Columns, Format, Table, render, render_table, render_with};
 
 use crate::results::{self, ReadError, Row, TornLine};
 

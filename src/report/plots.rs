@@ -1,25 +1,87 @@
-//! SVG figures of a set of results (plotters, SVG backend): nodes expanded and peak memory
-//! against solution length on log axes, the distribution of time per instance (CDF), and b*
-//! by depth. One series per (algorithm, heuristic).
+//! Figures of a set of results (plotters, SVG backend; PNG and PDF rendered from the same SVG
+//! with resvg and svg2pdf and an embedded font, so every format shows the same figure):
+//! nodes expanded and peak memory against solution length on log axes (mean per depth with
+//! the interquartile band), the distribution of time per instance (CDF), and b* by depth. One
+//! series per (algorithm, heuristic).
+//!
+//! Axes are fitted to the data (a few percent of padding), log axes are drawn as linear axes
+//! of log10 (counts, times) or log2 (bytes) with the ticks chosen here, so every label has one
+//! style: powers of ten as `10ⁿ`, bytes in binary units (`64 KiB`, `1 MiB`) as in the tables.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use thiserror::Error;
 
 use super::aggregate::effective_branching_factor;
-use super::table::{fmt_count, fmt_ms};
 use crate::results::{Outcome, Row};
 
 /// A figure could not be drawn or written.
 #[derive(Debug, Error)]
 #[error("{path}: cannot write the figure: {message}")]
 pub struct PlotError {
-    /// The SVG file.
+    /// The file.
     pub path: PathBuf,
     /// What failed.
     pub message: String,
+}
+
+/// A file format of the figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PlotFormat {
+    /// SVG, as plotters draws it.
+    Svg,
+    /// PNG, the SVG rendered at twice its size (1920 x 1200 pixels).
+    Png,
+    /// PDF, the SVG converted to vector PDF (text as embedded font subsets).
+    Pdf,
+}
+
+impl FromStr for PlotFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "svg" => Ok(Self::Svg),
+            "png" => Ok(Self::Png),
+            "pdf" => Ok(Self::Pdf),
+            other => Err(format!(
+                "unknown figure format {other:?}: expected svg, png or pdf"
+            )),
+        }
+    }
+}
+
+impl PlotFormat {
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Svg => "svg",
+            Self::Png => "png",
+            Self::Pdf => "pdf",
+        }
+    }
+}
+
+/// How to write the figures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlotOptions {
+    /// The formats to write, each figure once per format.
+    pub formats: Vec<PlotFormat>,
+    /// Draw the title in the image (papers put it in the caption instead).
+    pub titles: bool,
+}
+
+impl Default for PlotOptions {
+    fn default() -> Self {
+        Self {
+            formats: vec![PlotFormat::Svg],
+            titles: true,
+        }
+    }
 }
 
 /// Distinct colours (Tableau 10), cycled over the series.
@@ -37,32 +99,79 @@ const COLORS: [RGBColor; 10] = [
 ];
 
 const SIZE: (u32, u32) = (960, 600);
+const FONT: &str = "sans-serif";
 
-/// One named series of (x, y) points.
+/// How an axis maps values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Scale {
+    /// Linear; `integer` = whole-number ticks (solution lengths).
+    Linear { integer: bool },
+    /// log10, labels `10ⁿ` (counts, milliseconds).
+    Log10,
+    /// log2, labels in binary byte units.
+    Bytes,
+}
+
+impl Scale {
+    fn to_axis(self, v: f64) -> f64 {
+        match self {
+            Self::Linear { .. } => v,
+            Self::Log10 => v.log10(),
+            Self::Bytes => v.log2(),
+        }
+    }
+    fn from_axis(self, t: f64) -> f64 {
+        match self {
+            Self::Linear { .. } => t,
+            Self::Log10 => 10f64.powf(t),
+            Self::Bytes => 2f64.powf(t),
+        }
+    }
+    fn is_log(self) -> bool {
+        !matches!(self, Self::Linear { .. })
+    }
+}
+
+/// One axis: its description, its scale, and a fixed range (in values) if not fitted.
+struct Axis {
+    desc: &'static str,
+    scale: Scale,
+    fixed: Option<(f64, f64)>,
+}
+
+/// One named series of (x, y) points, with an optional band of (x, low, high).
 struct Series {
     name: String,
     points: Vec<(f64, f64)>,
+    band: Vec<(f64, f64, f64)>,
 }
 
 /// What to draw in one figure.
-struct Figure<'a> {
-    file: &'a str,
+struct Figure {
+    stem: &'static str,
     title: String,
-    x_desc: &'a str,
-    y_desc: &'a str,
-    x_log: bool,
-    y_log: bool,
-    x_fmt: fn(f64) -> String,
-    y_fmt: fn(f64) -> String,
-    legend: fn() -> SeriesLabelPosition,
-    /// Draw a step function (for CDFs) instead of lines with markers.
-    steps: bool,
-    /// Two more decades on top of a log y axis, room for the legend above flat series.
-    headroom: bool,
+    caption: &'static str,
+    x: Axis,
+    y: Axis,
+    /// Markers on the points (off for CDFs, which have one point per run).
+    markers: bool,
     series: Vec<Series>,
 }
 
-/// Solved rows of each pair, pairs in name order.
+/// A figure drawn as SVG, before it is written in any format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedFigure {
+    /// The file name without extension, e.g. `nodes_vs_length`.
+    pub stem: &'static str,
+    /// The title (drawn in the image unless `--no-titles`).
+    pub title: String,
+    /// What the figure shows, in one or two sentences (for a caption).
+    pub caption: &'static str,
+    /// The SVG document; `None` if nothing in the results could go into the figure.
+    pub svg: Option<String>,
+}
+
+/// Solved rows of each pair, and the pair's number of runs, pairs in name order.
 fn by_pair(records: &[Row]) -> BTreeMap<String, (usize, Vec<&Row>)> {
     let mut m: BTreeMap<String, (usize, Vec<&Row>)> = BTreeMap::new();
     for r in records {
@@ -75,36 +184,95 @@ fn by_pair(records: &[Row]) -> BTreeMap<String, (usize, Vec<&Row>)> {
     m
 }
 
-/// Mean of `value` per solution length over solved rows; only positive means are kept (log axes).
-fn mean_by_depth(rows: &[&Row], value: impl Fn(&Row) -> Option<f64>) -> Vec<(u32, f64)> {
-    let mut m: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
-    for r in rows {
-        if let (Some(d), Some(v)) = (r.moves, value(r)) {
-            let e = m.entry(d).or_default();
-            e.0 += v;
-            e.1 += 1;
-        }
+/// The `q` quantile of sorted `v` by linear interpolation between order statistics (the
+/// default of R and NumPy): position q * (n - 1).
+pub fn quantile(v: &[f64], q: f64) -> f64 {
+    let pos = q * (v.len() - 1) as f64;
+    let (i, frac) = (pos.floor() as usize, pos.fract());
+    if i + 1 < v.len() {
+        v[i] + frac * (v[i + 1] - v[i])
+    } else {
+        v[i]
     }
-    m.into_iter().map(|(d, (s, k))| (d, s / k as f64)).collect()
 }
 
-fn series_by_depth(
-    records: &[Row],
-    value: impl Fn(&Row) -> Option<f64> + Copy,
+/// Per solution length over solved rows with a value: (depth, mean, first quartile, third
+/// quartile). Values that are not finite, or not positive when `positive`, are left out.
+fn stats_by_depth(
+    rows: &[&Row],
+    value: impl Fn(&Row) -> Option<f64>,
     positive: bool,
-) -> Vec<Series> {
+) -> Vec<(u32, f64, f64, f64)> {
+    let mut m: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+    for r in rows {
+        if let (Some(d), Some(v)) = (r.moves, value(r))
+            && v.is_finite()
+            && (!positive || v > 0.0)
+        {
+            m.entry(d).or_default().push(v);
+        }
+    }
+    m.into_iter()
+        .map(|(d, mut v)| {
+            v.sort_by(f64::total_cmp);
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            (d, mean, quantile(&v, 0.25), quantile(&v, 0.75))
+        })
+        .collect()
+}
+
+fn series_by_depth(records: &[Row], value: impl Fn(&Row) -> Option<f64> + Copy) -> Vec<Series> {
     by_pair(records)
         .into_iter()
-        .map(|(name, (_, rows))| Series {
-            name,
-            points: mean_by_depth(&rows, value)
-                .into_iter()
-                .map(|(d, v)| (f64::from(d), v))
-                .filter(|&(_, v)| v.is_finite() && (!positive || v > 0.0))
-                .collect(),
+        .map(|(name, (_, rows))| {
+            let stats = stats_by_depth(&rows, value, true);
+            Series {
+                name,
+                points: stats
+                    .iter()
+                    .map(|&(d, mean, _, _)| (f64::from(d), mean))
+                    .collect(),
+                band: stats
+                    .iter()
+                    .map(|&(d, _, q1, q3)| (f64::from(d), q1, q3))
+                    .collect(),
+            }
         })
         .filter(|s| !s.points.is_empty())
         .collect()
+}
+
+/// Times of one pair's solved runs for the CDF, sorted. Times are written rounded to the
+/// microsecond; when every time is a whole number of microseconds, the `m` runs tied at `t`
+/// are spread evenly over the rounding interval `[t - 0.5 µs, t + 0.5 µs]` (the k-th at
+/// `t - 0.5 + (k + 0.5) / m` µs), so the curve is not a staircase of rounding artefacts.
+/// Times of 0 become positive values below 0.5 µs (the log axis).
+pub fn cdf_times(times: &[f64]) -> Vec<f64> {
+    let mut t: Vec<f64> = times.iter().copied().filter(|v| v.is_finite()).collect();
+    t.sort_by(f64::total_cmp);
+    let quantized = t
+        .iter()
+        .all(|&v| v >= 0.0 && ((v * 1e3) - (v * 1e3).round()).abs() < 1e-6);
+    if !quantized {
+        return t.into_iter().map(|v| v.max(1e-4)).collect();
+    }
+    let mut out = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        let mut j = i;
+        while j < t.len() && t[j] == t[i] {
+            j += 1;
+        }
+        let m = (j - i) as f64;
+        // The interval, in microseconds, cut at 0.
+        let us = (t[i] * 1e3).round();
+        let (lo, hi) = ((us - 0.5).max(0.0), us + 0.5);
+        for k in 0..(j - i) {
+            out.push((lo + (k as f64 + 0.5) / m * (hi - lo)) / 1e3);
+        }
+        i = j;
+    }
+    out
 }
 
 /// The label of a figure's source: the number of rows.
@@ -116,90 +284,107 @@ fn subtitle(records: &[Row]) -> String {
     format!("{solved} solved of {} runs", records.len())
 }
 
-fn figures(records: &[Row]) -> Vec<Figure<'static>> {
+fn figures(records: &[Row]) -> Vec<Figure> {
     let sub = subtitle(records);
-    let int = |x: f64| format!("{x:.0}");
+    let depth_axis = Axis {
+        desc: "solution length (moves)",
+        scale: Scale::Linear { integer: true },
+        fixed: None,
+    };
     let nodes = Figure {
-        file: "nodes_vs_length.svg",
+        stem: "nodes_vs_length",
         title: format!("Nodes expanded by solution length ({sub})"),
-        x_desc: "solution length (moves)",
-        y_desc: "mean nodes expanded (log scale)",
-        x_log: false,
-        y_log: true,
-        x_fmt: int,
-        y_fmt: fmt_sci,
-        legend: || SeriesLabelPosition::UpperLeft,
-        steps: false,
-        headroom: false,
-        series: series_by_depth(records, |r| r.nodes_expanded.map(|v| v as f64), true),
+        caption: "Mean nodes expanded per solution length over the solved runs (line), with the \
+                  band between the first and third quartile; log scale.",
+        x: Axis { ..depth_axis },
+        y: Axis {
+            desc: "nodes expanded (mean, IQR band)",
+            scale: Scale::Log10,
+            fixed: None,
+        },
+        markers: true,
+        series: series_by_depth(records, |r| r.nodes_expanded.map(|v| v as f64)),
     };
     let memory = Figure {
-        file: "memory_vs_length.svg",
+        stem: "memory_vs_length",
         title: format!("Peak heap memory by solution length ({sub})"),
-        x_desc: "solution length (moves)",
-        y_desc: "mean peak heap (bytes, log scale)",
-        x_log: false,
-        y_log: true,
-        x_fmt: int,
-        y_fmt: fmt_si_bytes,
-        legend: || SeriesLabelPosition::UpperLeft,
-        steps: false,
-        headroom: true,
-        series: series_by_depth(records, |r| r.peak_heap_bytes.map(|v| v as f64), true),
+        caption: "Mean peak heap bytes per solution length over the solved runs (line), with the \
+                  band between the first and third quartile; log scale, binary units.",
+        x: Axis {
+            desc: "solution length (moves)",
+            ..depth_axis
+        },
+        y: Axis {
+            desc: "peak heap (mean, IQR band)",
+            scale: Scale::Bytes,
+            fixed: None,
+        },
+        markers: true,
+        series: series_by_depth(records, |r| r.peak_heap_bytes.map(|v| v as f64)),
     };
     let bstar = Figure {
-        file: "bstar_by_depth.svg",
+        stem: "bstar_by_depth",
         title: format!("Effective branching factor b* by depth ({sub})"),
-        x_desc: "solution length d (moves)",
-        y_desc: "b* of the mean nodes generated at depth d",
-        x_log: false,
-        y_log: false,
-        x_fmt: int,
-        y_fmt: |y| format!("{y:.2}"),
-        legend: || SeriesLabelPosition::UpperRight,
-        steps: false,
-        headroom: false,
+        caption: "b* of the mean nodes generated at each solution length d \
+                  (N + 1 = 1 + b* + ... + b*^d).",
+        x: Axis {
+            desc: "solution length d (moves)",
+            ..depth_axis
+        },
+        y: Axis {
+            desc: "b* of the mean nodes generated at depth d",
+            scale: Scale::Linear { integer: false },
+            fixed: None,
+        },
+        markers: true,
         series: by_pair(records)
             .into_iter()
             .map(|(name, (_, rows))| Series {
                 name,
-                points: mean_by_depth(&rows, |r| r.nodes_generated.map(|v| v as f64))
+                points: stats_by_depth(&rows, |r| r.nodes_generated.map(|v| v as f64), false)
                     .into_iter()
-                    .filter_map(|(d, n)| Some((f64::from(d), effective_branching_factor(n, d)?)))
+                    .filter_map(|(d, n, _, _)| {
+                        Some((f64::from(d), effective_branching_factor(n, d)?))
+                    })
                     .collect(),
+                band: Vec::new(),
             })
             .filter(|s| !s.points.is_empty())
             .collect(),
     };
     // CDF over all runs of the pair: unsolved runs never arrive, so a curve tops out at the
-    // pair's solved fraction. Times are clamped to 1 microsecond for the log axis.
+    // pair's solved fraction.
     let cdf = Figure {
-        file: "time_cdf.svg",
+        stem: "time_cdf",
         title: format!("Time per instance, cumulative distribution ({sub})"),
-        x_desc: "wall time per run (ms, log scale)",
-        y_desc: "fraction of runs solved within the time",
-        x_log: true,
-        y_log: false,
-        x_fmt: fmt_ms_axis,
-        y_fmt: |y| format!("{y:.1}"),
-        legend: || SeriesLabelPosition::LowerRight,
-        steps: true,
-        headroom: false,
+        caption: "Fraction of each configuration's runs solved within a wall time (log scale); \
+                  a curve tops out at the configuration's solved fraction. Times rounded to the \
+                  microsecond are spread over their rounding interval.",
+        x: Axis {
+            desc: "wall time per run (ms)",
+            scale: Scale::Log10,
+            fixed: None,
+        },
+        y: Axis {
+            desc: "fraction of runs solved within the time",
+            scale: Scale::Linear { integer: false },
+            fixed: Some((0.0, 1.0)),
+        },
+        markers: false,
         series: by_pair(records)
             .into_iter()
             .map(|(name, (runs, rows))| {
-                let mut t: Vec<f64> = rows
-                    .iter()
-                    .map(|r| r.wall_ms)
-                    .map(|v| v.max(1e-3))
-                    .collect();
-                t.sort_by(f64::total_cmp);
+                let t = cdf_times(&rows.iter().map(|r| r.wall_ms).collect::<Vec<_>>());
                 let points = t
                     .iter()
                     .enumerate()
                     .map(|(i, &ms)| (ms, (i + 1) as f64 / runs as f64))
                     .collect();
-                Series { name, points }
+                Series {
+                    name,
+                    points,
+                    band: Vec::new(),
+                }
             })
             .filter(|s| !s.points.is_empty())
             .collect(),
@@ -207,24 +392,46 @@ fn figures(records: &[Row]) -> Vec<Figure<'static>> {
     vec![nodes, cdf, memory, bstar]
 }
 
-fn fmt_sci(v: f64) -> String {
-    if v < 1e4 {
-        fmt_count(v)
+const SUPERSCRIPTS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+
+/// `10ⁿ` with a superscript exponent.
+fn pow10_label(e: i32) -> String {
+    let mut s = String::from("10");
+    if e < 0 {
+        s.push('⁻');
+    }
+    for d in e.unsigned_abs().to_string().bytes() {
+        s.push(SUPERSCRIPTS[usize::from(d - b'0')]);
+    }
+    s
+}
+
+/// `m·10ⁿ` for a value that is a small multiple of a power of ten; `10ⁿ` when m = 1.
+fn log10_label(v: f64) -> String {
+    let e = v.log10().floor() as i32;
+    let m = v / 10f64.powi(e);
+    let m_round = (m * 100.0).round() / 100.0;
+    if (m_round - 1.0).abs() < 1e-9 {
+        pow10_label(e)
+    } else if (m_round - 10.0).abs() < 1e-9 {
+        pow10_label(e + 1)
     } else {
-        format!("{v:.0e}")
+        let mut t = format!("{m_round:.2}");
+        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
+        format!("{t}·{}", pow10_label(e))
     }
 }
 
-/// Bytes in decimal units (decades of a log axis land on 1 kB, 10 kB, 1 MB, ...).
-fn fmt_si_bytes(v: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
+/// Bytes in binary units with up to three significant digits: `512 B`, `1 KiB`, `1.5 MiB`.
+pub fn bytes_label(v: f64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut x = v;
     let mut u = 0;
-    while x >= 1000.0 && u + 1 < UNITS.len() {
-        x /= 1000.0;
+    while x >= 1024.0 - 1e-9 && u + 1 < UNITS.len() {
+        x /= 1024.0;
         u += 1;
     }
-    let digits = if x >= 100.0 || x.fract() == 0.0 {
+    let digits = if x >= 100.0 {
         0
     } else if x >= 10.0 {
         1
@@ -238,186 +445,447 @@ fn fmt_si_bytes(v: f64) -> String {
     format!("{t} {}", UNITS[u])
 }
 
-fn fmt_ms_axis(v: f64) -> String {
-    if v >= 1.0 { fmt_count(v) } else { fmt_ms(v) }
-}
-
-/// The range covering `values`, padded; `log` keeps it positive and pads by factors.
-fn range(values: impl Iterator<Item = f64>, log: bool, min_pad: f64) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
-        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
-    }
-    if log {
-        // Whole decades, so the log axis has labelled ticks.
-        let lo = 10f64.powf(lo.log10().floor());
-        let mut hi = 10f64.powf(hi.log10().ceil());
-        if hi <= lo {
-            hi = lo * 10.0;
+/// A "nice" step (1, 2 or 5 times a power of ten) giving at most `max` intervals over `span`.
+fn nice_step(span: f64, max: usize) -> f64 {
+    let raw = (span / max as f64).max(f64::MIN_POSITIVE);
+    let p = 10f64.powf(raw.log10().floor());
+    for m in [1.0, 2.0, 5.0, 10.0] {
+        if m * p >= raw {
+            return m * p;
         }
-        (lo, hi)
-    } else {
-        let pad = ((hi - lo) * 0.08).max(min_pad);
-        let lo = (lo - pad).max(0.0);
-        (lo, hi + pad)
+    }
+    10.0 * p
+}
+
+/// Multiples of `step` within [lo, hi].
+fn multiples(lo: f64, hi: f64, step: f64) -> Vec<f64> {
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// The axis range (in axis coordinates) fitted to `values` (in values), and its labelled and
+/// light ticks (in axis coordinates): a linear plotters coordinate with the ticks chosen here.
+#[derive(Debug, Clone)]
+struct Ticks {
+    range: (f64, f64),
+    bold: Vec<f64>,
+    light: Vec<f64>,
+}
+
+impl Ranged for Ticks {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let (lo, hi) = self.range;
+        let r = (v - lo) / (hi - lo);
+        limit.0 + (f64::from(limit.1 - limit.0) * r).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            self.light.clone()
+        } else {
+            self.bold.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.0..self.range.1
     }
 }
 
-fn draw(dir: &Path, fig: &Figure<'_>) -> Result<PathBuf, PlotError> {
-    let path = dir.join(fig.file);
-    let err = |e: &dyn std::fmt::Display| PlotError {
-        path: path.clone(),
-        message: e.to_string(),
+fn fit(axis: &Axis, values: impl Iterator<Item = f64>) -> Ticks {
+    let scale = axis.scale;
+    let (lo, hi) = match axis.fixed {
+        Some((lo, hi)) => (scale.to_axis(lo), scale.to_axis(hi)),
+        None => {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for v in values {
+                if v.is_finite() && (!scale.is_log() || v > 0.0) {
+                    let t = scale.to_axis(v);
+                    lo = lo.min(t);
+                    hi = hi.max(t);
+                }
+            }
+            if !lo.is_finite() {
+                (0.0, 1.0)
+            } else {
+                (lo, hi)
+            }
+        }
     };
-    let xs = || fig.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys = || fig.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
-    let (mut x0, mut x1) = range(xs(), fig.x_log, 0.5);
-    // Solution lengths are integers: whole-number bounds and at most one label per move.
-    let x_labels = if fig.x_log {
-        10
+    // Padding: 4% of the span, at least a minimum that depends on the scale.
+    let min_span = match scale {
+        Scale::Linear { integer: true } => 1.0,
+        Scale::Linear { integer: false } => (hi.abs() * 0.02).max(0.01),
+        Scale::Log10 => 0.3,
+        Scale::Bytes => 1.0,
+    };
+    let span = (hi - lo).max(min_span);
+    let mid = 0.5 * (lo + hi);
+    let (mut lo, mut hi) = if hi - lo < min_span {
+        (mid - span / 2.0, mid + span / 2.0)
     } else {
-        x0 = x0.floor();
-        x1 = x1.ceil();
-        ((x1 - x0) as usize + 1).min(16)
+        (lo, hi)
     };
-    let (y0, mut y1) = if fig.steps {
-        (0.0, 1.02)
-    } else {
-        range(ys(), fig.y_log, 0.05)
-    };
-    if fig.headroom && fig.y_log {
-        y1 *= 100.0;
+    let pad = 0.04 * span;
+    lo -= pad;
+    hi += pad;
+    if let Scale::Linear { integer: true } = scale {
+        lo = (lo - 0.5).floor().max(if lo >= 0.0 { 0.0 } else { lo.floor() });
+        hi = (hi + 0.5).ceil();
     }
-    {
-        let root = SVGBackend::new(&path, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut builder = ChartBuilder::on(&root);
-        builder
-            .caption(&fig.title, ("sans-serif", 22))
-            .margin(20)
-            .x_label_area_size(55)
-            .y_label_area_size(90);
-        // The four axis kinds are different types in plotters; one macro draws them all.
-        macro_rules! plot {
-            ($chart:expr) => {{
-                let mut chart = $chart.map_err(|e| err(&e))?;
-                chart
-                    .configure_mesh()
-                    .x_desc(fig.x_desc)
-                    .x_labels(x_labels)
-                    .y_desc(fig.y_desc)
-                    .x_label_formatter(&|v| (fig.x_fmt)(*v))
-                    .y_label_formatter(&|v| (fig.y_fmt)(*v))
-                    .axis_desc_style(("sans-serif", 18))
-                    .label_style(("sans-serif", 15))
-                    .light_line_style(RGBColor(235, 235, 235))
-                    .draw()
-                    .map_err(|e| err(&e))?;
-                for (i, s) in fig.series.iter().enumerate() {
-                    let color = COLORS[i % COLORS.len()];
-                    let style = color.stroke_width(2);
-                    let pts: Vec<(f64, f64)> = if fig.steps {
-                        let mut v = Vec::with_capacity(2 * s.points.len() + 1);
-                        let mut prev = 0.0;
-                        for &(x, y) in &s.points {
-                            v.push((x, prev));
-                            v.push((x, y));
-                            prev = y;
+    let mut light = Vec::new();
+    let bold = match scale {
+        Scale::Linear { integer } => {
+            let mut step = nice_step(hi - lo, 10);
+            if integer {
+                step = step.max(1.0);
+            }
+            multiples(lo, hi, step)
+        }
+        Scale::Log10 => {
+            let decades = multiples(lo, hi, 1.0);
+            if decades.len() >= 2 {
+                let step = ((decades.len() as f64 / 10.0).ceil()).max(1.0);
+                for &d in &decades {
+                    for m in 2..10 {
+                        let t = d + f64::from(m).log10();
+                        if t <= hi {
+                            light.push(t);
                         }
-                        v
-                    } else {
-                        s.points.clone()
-                    };
-                    chart
-                        .draw_series(LineSeries::new(pts, style))
-                        .map_err(|e| err(&e))?
-                        .label(s.name.as_str())
-                        .legend(move |(x, y)| {
-                            PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
-                        });
-                    if !fig.steps {
-                        chart
-                            .draw_series(
-                                s.points.iter().map(|&p| Circle::new(p, 3, color.filled())),
-                            )
-                            .map_err(|e| err(&e))?;
                     }
                 }
-                chart
-                    .configure_series_labels()
-                    .position((fig.legend)())
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK)
-                    .label_font(("sans-serif", 16))
-                    .draw()
-                    .map_err(|e| err(&e))?;
-            }};
-        }
-        match (fig.x_log, fig.y_log) {
-            (false, false) => plot!(builder.build_cartesian_2d(x0..x1, y0..y1)),
-            (false, true) => plot!(builder.build_cartesian_2d(x0..x1, (y0..y1).log_scale())),
-            (true, false) => plot!(builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1)),
-            (true, true) => {
-                plot!(builder.build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()))
+                light.extend(
+                    (2..10)
+                        .map(|m| decades[0] - 1.0 + f64::from(m).log10())
+                        .filter(|&t| t >= lo),
+                );
+                multiples(lo, hi, step)
+            } else {
+                // Less than two decades shown: ticks at 1, 2 and 5 (or every digit) times a
+                // power of ten.
+                let e = lo.floor() as i32;
+                let mut t: Vec<f64> = Vec::new();
+                for digits in [&[1.0, 2.0, 5.0][..], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]]
+                {
+                    t = (e..=hi.ceil() as i32)
+                        .flat_map(|k| digits.iter().map(move |m| (m * 10f64.powi(k)).log10()))
+                        .filter(|&x| x >= lo && x <= hi)
+                        .collect();
+                    if t.len() >= 3 {
+                        break;
+                    }
+                }
+                t
             }
+        }
+        Scale::Bytes => {
+            let powers = multiples(lo, hi, 1.0);
+            if powers.len() >= 3 {
+                let step = [1.0, 2.0, 5.0, 10.0]
+                    .into_iter()
+                    .find(|s| (hi - lo) / s <= 10.0)
+                    .unwrap_or(10.0);
+                multiples(lo, hi, step)
+            } else {
+                // Less than a factor 4 shown: nice steps in the unit of the smallest value.
+                let (vlo, vhi) = (2f64.powf(lo), 2f64.powf(hi));
+                let unit = 1024f64.powi((vlo.log2() / 10.0).floor().max(0.0) as i32);
+                let step = nice_step((vhi - vlo) / unit, 6) * unit;
+                multiples(vlo, vhi, step)
+                    .into_iter()
+                    .filter(|&v| v > 0.0)
+                    .map(f64::log2)
+                    .collect()
+            }
+        }
+    };
+    Ticks {
+        range: (lo, hi),
+        bold,
+        light,
+    }
+}
+
+fn tick_label(scale: Scale, t: f64, step: f64) -> String {
+    match scale {
+        Scale::Linear { integer: true } => format!("{t:.0}"),
+        Scale::Linear { integer: false } => {
+            let digits = if step >= 1.0 {
+                0
+            } else {
+                (-step.log10().floor()) as usize
+            };
+            format!("{t:.digits$}")
+        }
+        Scale::Log10 => log10_label(scale.from_axis(t)),
+        Scale::Bytes => bytes_label(scale.from_axis(t)),
+    }
+}
+
+/// Draws `fig` as an SVG document.
+fn draw_svg(fig: &Figure, titles: bool) -> Result<String, String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let xs = fig
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0));
+    let ys = fig.series.iter().flat_map(|s| {
+        s.points
+            .iter()
+            .map(|p| p.1)
+            .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
+    });
+    let xt = fit(&fig.x, xs);
+    let yt = fit(&fig.y, ys);
+    let step = |b: &[f64]| {
+        if b.len() >= 2 {
+            (b[1] - b[0]).abs()
+        } else {
+            1.0
+        }
+    };
+    let (x_step, y_step) = (step(&xt.bold), step(&yt.bold));
+    let names_width = fig
+        .series
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let legend_w = (names_width as u32 * 9 + 60).clamp(120, 360);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let root = if titles {
+            root.titled(&fig.title, (FONT, 22)).map_err(|e| err(&e))?
+        } else {
+            root
+        };
+        let (plot_area, legend_area) = root.split_horizontally(SIZE.0 - legend_w);
+        let mut chart = ChartBuilder::on(&plot_area)
+            .margin(16)
+            .x_label_area_size(55)
+            .y_label_area_size(90)
+            .build_cartesian_2d(xt.clone(), yt.clone())
+            .map_err(|e| err(&e))?;
+        let (xs, ys) = (fig.x.scale, fig.y.scale);
+        chart
+            .configure_mesh()
+            .x_desc(fig.x.desc)
+            .y_desc(fig.y.desc)
+            .x_label_formatter(&|t| tick_label(xs, *t, x_step))
+            .y_label_formatter(&|t| tick_label(ys, *t, y_step))
+            .axis_desc_style((FONT, 18))
+            .label_style((FONT, 15))
+            .bold_line_style(RGBColor(215, 215, 215))
+            .light_line_style(RGBColor(240, 240, 240))
+            .draw()
+            .map_err(|e| err(&e))?;
+        let tr = |(x, y): (f64, f64)| (xs.to_axis(x), ys.to_axis(y));
+        for (i, s) in fig.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            if s.band.len() >= 2 {
+                let mut poly: Vec<(f64, f64)> = s.band.iter().map(|b| tr((b.0, b.2))).collect();
+                poly.extend(s.band.iter().rev().map(|b| tr((b.0, b.1))));
+                chart
+                    .draw_series(std::iter::once(Polygon::new(poly, color.mix(0.15).filled())))
+                    .map_err(|e| err(&e))?;
+            }
+        }
+        for (i, s) in fig.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let pts: Vec<(f64, f64)> = s.points.iter().map(|&p| tr(p)).collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(|e| err(&e))?;
+            if fig.markers {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                    .map_err(|e| err(&e))?;
+            }
+        }
+        // The legend, right of the plot: never over the data.
+        let top = 40;
+        for (i, s) in fig.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let y = top + 24 * i as i32;
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(4, y), (30, y)],
+                    color.stroke_width(3),
+                ))
+                .map_err(|e| err(&e))?;
+            legend_area
+                .draw(&Text::new(
+                    s.name.as_str(),
+                    (38, y - 8),
+                    (FONT, 15).into_font().color(&BLACK),
+                ))
+                .map_err(|e| err(&e))?;
         }
         root.present().map_err(|e| err(&e))?;
     }
-    Ok(path)
+    Ok(svg)
 }
 
-/// Writes the figures into `dir` (created if missing); returns the files written, and the
-/// figures left out because nothing in the results could go into them.
+/// Draws the figures of `records` as SVG documents, in the order they are written.
+pub fn render_figures(records: &[Row], titles: bool) -> Result<Vec<RenderedFigure>, String> {
+    figures(records)
+        .into_iter()
+        .map(|fig| {
+            let svg = if fig.series.is_empty() {
+                None
+            } else {
+                Some(draw_svg(&fig, titles)?)
+            };
+            Ok(RenderedFigure {
+                stem: fig.stem,
+                title: fig.title,
+                caption: fig.caption,
+                svg,
+            })
+        })
+        .collect()
+}
+
+/// The font every PNG and PDF figure is drawn with (DejaVu Sans, embedded: the output does
+/// not depend on the fonts of the machine).
+const DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+fn fontdb() -> Arc<resvg::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(DEJAVU_SANS.to_vec());
+        db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("DejaVu Sans");
+        db.set_monospace_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree, String> {
+    let opt = resvg::usvg::Options {
+        fontdb: fontdb(),
+        ..resvg::usvg::Options::default()
+    };
+    resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| e.to_string())
+}
+
+/// `svg` rendered to PNG at `scale` times its size, on white.
+pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
+    let tree = svg_tree(svg)?;
+    let size = tree.size().to_int_size().scale_by(scale).ok_or("empty image")?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or("cannot allocate the image")?;
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| e.to_string())
+}
+
+/// `svg` converted to a one-page PDF of the same size.
+pub fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
+    let tree = svg_tree(svg)?;
+    svg2pdf::to_pdf(
+        &tree,
+        svg2pdf::ConversionOptions::default(),
+        svg2pdf::PageOptions::default(),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Writes the figures into `dir` (created if missing) in SVG with titles; returns the files
+/// written, and the figures left out because nothing in the results could go into them.
 pub fn write_plots(dir: &Path, records: &[Row]) -> Result<(Vec<PathBuf>, Vec<String>), PlotError> {
+    write_plots_with(dir, records, &PlotOptions::default())
+}
+
+/// [`write_plots`] in the formats and with the titles of `opts`.
+pub fn write_plots_with(
+    dir: &Path,
+    records: &[Row],
+    opts: &PlotOptions,
+) -> Result<(Vec<PathBuf>, Vec<String>), PlotError> {
     std::fs::create_dir_all(dir).map_err(|e| PlotError {
         path: dir.to_path_buf(),
         message: e.to_string(),
     })?;
+    let figures = render_figures(records, opts.titles).map_err(|message| PlotError {
+        path: dir.to_path_buf(),
+        message,
+    })?;
     let mut written = Vec::new();
     let mut skipped = Vec::new();
-    for fig in figures(records) {
-        if fig.series.is_empty() {
+    for fig in figures {
+        let Some(svg) = fig.svg else {
             skipped.push(format!(
                 "{} (no solved runs with the values it needs)",
-                fig.file
+                fig.stem
             ));
             continue;
+        };
+        for &format in &opts.formats {
+            let path = dir.join(format!("{}.{}", fig.stem, format.extension()));
+            written.push(write_one(&path, &svg, format)?);
         }
-        written.push(draw(dir, &fig)?);
     }
     Ok((written, skipped))
 }
 
-/// One log-y line chart of named (x, y) series into `dir/file`, in the style of the report's
-/// figures (for other subcommands, e.g. `bench predict`). Non-positive y values are dropped.
+fn write_one(path: &Path, svg: &str, format: PlotFormat) -> Result<PathBuf, PlotError> {
+    let err = |message: String| PlotError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = match format {
+        PlotFormat::Svg => svg.as_bytes().to_vec(),
+        PlotFormat::Png => svg_to_png(svg, 2.0).map_err(err)?,
+        PlotFormat::Pdf => svg_to_pdf(svg).map_err(err)?,
+    };
+    std::fs::write(path, bytes).map_err(|e| err(e.to_string()))?;
+    Ok(path.to_path_buf())
+}
+
+/// One log-y line chart of named (x, y) series into `dir/file` (SVG), in the style of the
+/// report's figures (for other subcommands, e.g. `bench predict`). Non-positive y values are
+/// dropped.
 pub fn log_line_chart(
     dir: &Path,
     file: &str,
     title: String,
-    x_desc: &str,
-    y_desc: &str,
+    x_desc: &'static str,
+    y_desc: &'static str,
     series: Vec<(String, Vec<(f64, f64)>)>,
 ) -> Result<PathBuf, PlotError> {
     std::fs::create_dir_all(dir).map_err(|e| PlotError {
         path: dir.to_path_buf(),
         message: e.to_string(),
     })?;
+    let path = dir.join(file);
     let fig = Figure {
-        file,
+        stem: "chart",
         title,
-        x_desc,
-        y_desc,
-        x_log: false,
-        y_log: true,
-        x_fmt: |x| format!("{x:.0}"),
-        y_fmt: fmt_sci,
-        legend: || SeriesLabelPosition::UpperLeft,
-        steps: false,
-        headroom: true,
+        caption: "",
+        x: Axis {
+            desc: x_desc,
+            scale: Scale::Linear { integer: true },
+            fixed: None,
+        },
+        y: Axis {
+            desc: y_desc,
+            scale: Scale::Log10,
+            fixed: None,
+        },
+        markers: true,
         series: series
             .into_iter()
             .map(|(name, points)| Series {
@@ -426,9 +894,70 @@ pub fn log_line_chart(
                     .into_iter()
                     .filter(|p| p.1 > 0.0 && p.1.is_finite())
                     .collect(),
+                band: Vec::new(),
             })
             .filter(|s| !s.points.is_empty())
             .collect(),
     };
-    draw(dir, &fig)
+    let svg = draw_svg(&fig, true).map_err(|message| PlotError {
+        path: path.clone(),
+        message,
+    })?;
+    write_one(&path, &svg, PlotFormat::Svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        assert_eq!(pow10_label(4), "10⁴");
+        assert_eq!(pow10_label(-3), "10⁻³");
+        assert_eq!(pow10_label(0), "10⁰");
+        assert_eq!(log10_label(2000.0), "2·10³");
+        assert_eq!(log10_label(100.0), "10²");
+        assert_eq!(bytes_label(1024.0), "1 KiB");
+        assert_eq!(bytes_label(1.5 * 1024.0 * 1024.0), "1.5 MiB");
+        assert_eq!(bytes_label(64.0 * 1024.0), "64 KiB");
+        assert_eq!(bytes_label(512.0), "512 B");
+    }
+
+    #[test]
+    fn quartiles_interpolate() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        // Positions 0.75 and 2.25.
+        assert_eq!(quantile(&v, 0.25), 1.75);
+        assert_eq!(quantile(&v, 0.75), 3.25);
+        assert_eq!(quantile(&[5.0], 0.75), 5.0);
+    }
+
+    #[test]
+    fn tied_microsecond_times_spread_over_their_interval() {
+        // Three runs at 2 µs, one at 5 µs: 2 µs spread over [1.5, 2.5] µs at 1/6, 3/6, 5/6.
+        let t = cdf_times(&[0.002, 0.005, 0.002, 0.002]);
+        let want = [1.5 + 1.0 / 6.0, 2.0, 2.5 - 1.0 / 6.0, 5.0];
+        for (a, b) in t.iter().zip(want) {
+            assert!((a * 1e3 - b).abs() < 1e-9, "{t:?}");
+        }
+        // Times with finer digits are kept as they are.
+        assert_eq!(cdf_times(&[0.0025, 0.001]), vec![0.001, 0.0025]);
+    }
+
+    #[test]
+    fn memory_axis_fits_the_data() {
+        // 130 MB of data: the axis ends below 256 MiB, not at 100 GB.
+        let axis = Axis {
+            desc: "",
+            scale: Scale::Bytes,
+            fixed: None,
+        };
+        let t = fit(&axis, [4096.0, 130e6].into_iter());
+        assert!(2f64.powf(t.range.1) < 256.0 * 1024.0 * 1024.0, "{:?}", t.range);
+        assert!(2f64.powf(t.range.0) > 2048.0, "{:?}", t.range);
+        // Every labelled tick is a power of two (a round binary size).
+        for b in &t.bold {
+            assert!((b - b.round()).abs() < 1e-9, "{b}");
+        }
+    }
 }
