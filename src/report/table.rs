@@ -99,6 +99,8 @@ struct Column {
     compact: bool,
     text: Box<dyn Fn(&Summary) -> String>,
     csv: Box<dyn Fn(&Summary) -> String>,
+    /// A count column (a stop reason) that the compact set shows when some row has one.
+    count: Option<fn(&Summary) -> usize>,
 }
 
 fn col(
@@ -114,6 +116,7 @@ fn col(
         compact: false,
         text: Box::new(text),
         csv: Box::new(csv),
+        count: None,
     }
 }
 
@@ -124,6 +127,11 @@ impl Column {
     }
     fn compact(mut self) -> Self {
         self.compact = true;
+        self
+    }
+    /// In the compact set only when `count` is non-zero for some row.
+    fn when_nonzero(mut self, count: fn(&Summary) -> usize) -> Self {
+        self.count = Some(count);
         self
     }
 }
@@ -329,61 +337,88 @@ fn columns(by: &[GroupBy], baseline: Option<&str>, process_outcomes: bool) -> Ve
         )
         .compact(),
     );
-    cols.push(col(
-        "timeout",
-        "timeout",
-        |s| s.timeouts.to_string(),
-        |s| s.timeouts.to_string(),
-    ));
-    cols.push(col(
-        "node-limit",
-        "node_limit",
-        |s| s.node_limits.to_string(),
-        |s| s.node_limits.to_string(),
-    ));
-    cols.push(col(
-        "mem-limit",
-        "memory_limit",
-        |s| s.memory_limits.to_string(),
-        |s| s.memory_limits.to_string(),
-    ));
-    cols.push(col(
-        "depth-limit",
-        "depth_limit",
-        |s| s.depth_limits.to_string(),
-        |s| s.depth_limits.to_string(),
-    ));
-    cols.push(col(
-        "error",
-        "error",
-        |s| s.errors.to_string(),
-        |s| s.errors.to_string(),
-    ));
+    cols.push(
+        col(
+            "timeout",
+            "timeout",
+            |s| s.timeouts.to_string(),
+            |s| s.timeouts.to_string(),
+        )
+        .when_nonzero(|s| s.timeouts),
+    );
+    cols.push(
+        col(
+            "node-limit",
+            "node_limit",
+            |s| s.node_limits.to_string(),
+            |s| s.node_limits.to_string(),
+        )
+        .when_nonzero(|s| s.node_limits),
+    );
+    cols.push(
+        col(
+            "mem-limit",
+            "memory_limit",
+            |s| s.memory_limits.to_string(),
+            |s| s.memory_limits.to_string(),
+        )
+        .when_nonzero(|s| s.memory_limits),
+    );
+    cols.push(
+        col(
+            "depth-limit",
+            "depth_limit",
+            |s| s.depth_limits.to_string(),
+            |s| s.depth_limits.to_string(),
+        )
+        .when_nonzero(|s| s.depth_limits),
+    );
+    cols.push(
+        col(
+            "error",
+            "error",
+            |s| s.errors.to_string(),
+            |s| s.errors.to_string(),
+        )
+        .when_nonzero(|s| s.errors),
+    );
     if process_outcomes {
-        cols.push(col(
-            "cpu-limit",
-            "cpu_limit",
-            |s| s.cpu_limits.to_string(),
-            |s| s.cpu_limits.to_string(),
-        ));
-        cols.push(col(
-            "wrong-answer",
-            "wrong_answer",
-            |s| s.wrong_answers.to_string(),
-            |s| s.wrong_answers.to_string(),
-        ));
-        cols.push(col(
-            "rejected",
-            "rejected",
-            |s| s.rejected.to_string(),
-            |s| s.rejected.to_string(),
-        ));
-        cols.push(col(
-            "crashed",
-            "crashed",
-            |s| s.crashed.to_string(),
-            |s| s.crashed.to_string(),
-        ));
+        cols.push(
+            col(
+                "cpu-limit",
+                "cpu_limit",
+                |s| s.cpu_limits.to_string(),
+                |s| s.cpu_limits.to_string(),
+            )
+            .when_nonzero(|s| s.cpu_limits),
+        );
+        cols.push(
+            col(
+                "wrong-answer",
+                "wrong_answer",
+                |s| s.wrong_answers.to_string(),
+                |s| s.wrong_answers.to_string(),
+            )
+            .when_nonzero(|s| s.wrong_answers),
+        );
+        cols.push(
+            col(
+                "rejected",
+                "rejected",
+                |s| s.rejected.to_string(),
+                |s| s.rejected.to_string(),
+            )
+            .when_nonzero(|s| s.rejected),
+        );
+        cols.push(
+            col(
+                "crashed",
+                "crashed",
+                |s| s.crashed.to_string(),
+                |s| s.crashed.to_string(),
+            )
+            .when_nonzero(|s| s.crashed),
+        );
     }
     if baseline.is_some() {
         cols.push(col(
@@ -432,7 +467,7 @@ pub fn summary_table(
     let all = columns_shown.all(format);
     let cols: Vec<Column> = columns(by, baseline, has_process_outcomes(summaries))
         .into_iter()
-        .filter(|c| all || c.compact)
+        .filter(|c| all || c.compact || c.count.is_some_and(|n| summaries.iter().any(|s| n(s) > 0)))
         .collect();
     Table {
         head: cols.iter().map(|c| c.text_title.clone()).collect(),
