@@ -607,3 +607,56 @@ fn bad_solver_flags_are_refused_before_anything_runs() {
         assert!(!d.join("o.csv").exists(), "{extra:?} wrote rows");
     }
 }
+
+#[test]
+fn ctrl_c_stops_running_solvers_with_their_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p3.tsv", 3, 10, 2, 11);
+    let pgids = d.join("pgids");
+    let solver = format!(
+        "nap=cut -d' ' -f5 /proc/self/stat >> {}; sleep 60",
+        pgids.display()
+    );
+    let mut child = std::process::Command::new(BENCH)
+        .current_dir(d)
+        .args([
+            "run",
+            "--quiet",
+            "--instances",
+            "p3.tsv",
+            "--out",
+            "out.csv",
+        ])
+        .args(["--threads", "2", "--timeout", "120s", "--solver", &solver])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Both jobs started (each wrote its process group).
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&pgids).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(start.elapsed().as_secs() < 60, "the solvers never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(start.elapsed().as_secs() < 30, "not stopped at once");
+    // No row for an interrupted job, and nothing of either group left.
+    assert_eq!(read_csv(&d.join("out.csv")).len(), 0);
+    for line in std::fs::read_to_string(&pgids).unwrap().lines() {
+        let pgid: i32 = line.trim().parse().unwrap();
+        let mut left = alive_in_group(pgid);
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            left = alive_in_group(pgid);
+        }
+        assert!(left.is_empty(), "group {pgid} still alive: {left:?}");
+    }
+}
