@@ -660,3 +660,67 @@ fn ctrl_c_stops_running_solvers_with_their_whole_group() {
         assert!(left.is_empty(), "group {pgid} still alive: {left:?}");
     }
 }
+
+#[test]
+fn the_instance_files_optimal_column_is_the_known_optimal_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Non-backtracking walks of two moves: every one is exactly 2 moves from the goal (moves
+    // change the blank's parity, so not 0, and the walk itself is a 2-move path).
+    let tiles = |seed: u64| -> String {
+        let b = walk(3, 3, 2, seed);
+        b.tiles()
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // Instance 1's column is right, instance 2's claims 4 (the solver's 2 is then "shorter than
+    // the known optimal length": a wrong column is reported, not believed), instance 3 has none.
+    let text = format!(
+        "id\toptimal\ttiles\n1\t2\t{}\n2\t4\t{}\n3\t\t{}\n",
+        tiles(1),
+        tiles(2),
+        tiles(3)
+    );
+    std::fs::write(d.join("opt.tsv"), text).unwrap();
+    let detour = format!("detour={} {BENCH}", python(d, "detour.py", DETOUR));
+    let right = format!("right={BENCH} solve --goal {{goal}} --short");
+    let out = run(
+        d,
+        &[
+            "--instances",
+            "opt.tsv",
+            "--out",
+            "out.csv",
+            "--solver",
+            &right,
+            "--solver",
+            &detour,
+        ],
+    );
+    ok(&out);
+    let rows = read_csv(&d.join("out.csv"));
+    let cell = |a: &str, id: &str, col: &str| {
+        rows.iter()
+            .find(|r| r["algorithm"] == a && r["instance_id"] == id)
+            .unwrap()[col]
+            .clone()
+    };
+    for id in ["1", "2", "3"] {
+        assert_eq!(cell("right", id, "moves"), "2");
+        assert_eq!(cell("detour", id, "moves"), "4");
+    }
+    assert_eq!(cell("right", "1", "known_optimal"), "2");
+    assert_eq!(cell("right", "1", "suboptimal"), "false");
+    assert_eq!(cell("detour", "1", "suboptimal"), "true");
+    assert_eq!(cell("right", "2", "known_optimal"), "4");
+    assert_eq!(cell("right", "2", "suboptimal"), "false");
+    assert!(
+        cell("right", "2", "message").contains("shorter than the known optimal length 4"),
+        "{rows:?}"
+    );
+    assert_eq!(cell("detour", "2", "suboptimal"), "false");
+    assert_eq!(cell("right", "3", "known_optimal"), "");
+    assert_eq!(cell("detour", "3", "suboptimal"), "");
+}
