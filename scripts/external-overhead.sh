@@ -9,7 +9,8 @@
 #    nothing and answers nothing, a wrong-answer row), --threads 1, with and without a
 #    --max-memory (with one, a watchdog samples the group every 5 ms where no memory cgroup
 #    can be made). Per job: the run's wall time / N, and the median and 90th percentile of
-#    the rows' wall_ms (spawn to reaping).
+#    the rows' wall_ms (spawn to reaping); and, for scale, what bash needs to start the same
+#    /bin/sh N times.
 # 2. For scale: the same boards with the built-in idastar in-process and --isolate'd.
 # 3. Limits: a solver that allocates without bound under --max-memory 256MiB, and one that
 #    ignores SIGTERM under --timeout 1s: status, wall_ms, peak_rss_bytes.
@@ -54,6 +55,12 @@ for mem in none 1GiB; do
   printf -- "- --max-memory %-5s: run %8.1f ms = %.3f ms/job; rows' wall_ms %s\n" "$mem" "$w" \
     "$(echo "$w / $N" | bc -l)" "$(column_stats "$TMP/nop-$mem.csv" wall_ms)"
 done
+
+t0=$(date +%s.%N)
+for _ in $(seq "$N"); do /bin/sh -c 'exit 0' </dev/null; done
+t1=$(date +%s.%N)
+printf -- "- for scale, bash starting /bin/sh -c 'exit 0' %d times: %.3f ms each\n" "$N" \
+  "$(echo "($t1 - $t0) * 1000 / $N" | bc -l)"
 
 echo
 echo "== 2. the built-in idastar/manhattan on the same boards =="

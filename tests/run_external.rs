@@ -607,3 +607,120 @@ fn bad_solver_flags_are_refused_before_anything_runs() {
         assert!(!d.join("o.csv").exists(), "{extra:?} wrote rows");
     }
 }
+
+#[test]
+fn ctrl_c_stops_running_solvers_with_their_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "p3.tsv", 3, 10, 2, 11);
+    let pgids = d.join("pgids");
+    let solver = format!(
+        "nap=cut -d' ' -f5 /proc/self/stat >> {}; sleep 60",
+        pgids.display()
+    );
+    let mut child = std::process::Command::new(BENCH)
+        .current_dir(d)
+        .args([
+            "run",
+            "--quiet",
+            "--instances",
+            "p3.tsv",
+            "--out",
+            "out.csv",
+        ])
+        .args(["--threads", "2", "--timeout", "120s", "--solver", &solver])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Both jobs started (each wrote its process group).
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&pgids).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(start.elapsed().as_secs() < 60, "the solvers never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(start.elapsed().as_secs() < 30, "not stopped at once");
+    // No row for an interrupted job, and nothing of either group left.
+    assert_eq!(read_csv(&d.join("out.csv")).len(), 0);
+    for line in std::fs::read_to_string(&pgids).unwrap().lines() {
+        let pgid: i32 = line.trim().parse().unwrap();
+        let mut left = alive_in_group(pgid);
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            left = alive_in_group(pgid);
+        }
+        assert!(left.is_empty(), "group {pgid} still alive: {left:?}");
+    }
+}
+
+#[test]
+fn the_instance_files_optimal_column_is_the_known_optimal_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Non-backtracking walks of two moves: every one is exactly 2 moves from the goal (moves
+    // change the blank's parity, so not 0, and the walk itself is a 2-move path).
+    let tiles = |seed: u64| -> String {
+        let b = walk(3, 3, 2, seed);
+        b.tiles()
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // Instance 1's column is right, instance 2's claims 4 (the solver's 2 is then "shorter than
+    // the known optimal length": a wrong column is reported, not believed), instance 3 has none.
+    let text = format!(
+        "id\toptimal\ttiles\n1\t2\t{}\n2\t4\t{}\n3\t\t{}\n",
+        tiles(1),
+        tiles(2),
+        tiles(3)
+    );
+    std::fs::write(d.join("opt.tsv"), text).unwrap();
+    let detour = format!("detour={} {BENCH}", python(d, "detour.py", DETOUR));
+    let right = format!("right={BENCH} solve --goal {{goal}} --short");
+    let out = run(
+        d,
+        &[
+            "--instances",
+            "opt.tsv",
+            "--out",
+            "out.csv",
+            "--solver",
+            &right,
+            "--solver",
+            &detour,
+        ],
+    );
+    ok(&out);
+    let rows = read_csv(&d.join("out.csv"));
+    let cell = |a: &str, id: &str, col: &str| {
+        rows.iter()
+            .find(|r| r["algorithm"] == a && r["instance_id"] == id)
+            .unwrap()[col]
+            .clone()
+    };
+    for id in ["1", "2", "3"] {
+        assert_eq!(cell("right", id, "moves"), "2");
+        assert_eq!(cell("detour", id, "moves"), "4");
+    }
+    assert_eq!(cell("right", "1", "known_optimal"), "2");
+    assert_eq!(cell("right", "1", "suboptimal"), "false");
+    assert_eq!(cell("detour", "1", "suboptimal"), "true");
+    assert_eq!(cell("right", "2", "known_optimal"), "4");
+    assert_eq!(cell("right", "2", "suboptimal"), "false");
+    assert!(
+        cell("right", "2", "message").contains("shorter than the known optimal length 4"),
+        "{rows:?}"
+    );
+    assert_eq!(cell("detour", "2", "suboptimal"), "false");
+    assert_eq!(cell("right", "3", "known_optimal"), "");
+    assert_eq!(cell("detour", "3", "suboptimal"), "");
+}

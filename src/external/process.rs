@@ -14,7 +14,7 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -188,6 +188,9 @@ pub fn run(
         source,
     })?;
     let pid = child.id() as libc::pid_t;
+    // Where the kernel offers one, a pidfd wakes the wait below the moment the process ends,
+    // so a quick job is not charged the rest of a nap.
+    let pidfd = pidfd_open(pid);
 
     // Feed stdin from its own thread: a solver that never reads it must not block us.
     let mut child_stdin = child.stdin.take().expect("piped");
@@ -269,8 +272,13 @@ pub fn run(
             kill_group(pid, libc::SIGKILL);
             killed = true;
         }
-        thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(2));
+        match &pidfd {
+            Some(fd) => wait_readable(fd, Duration::from_millis(2)),
+            None => {
+                thread::sleep(nap);
+                nap = (nap * 2).min(Duration::from_millis(2));
+            }
+        }
     };
     let wall = start.elapsed();
     // Whatever the command left behind in its group goes now.
@@ -318,6 +326,32 @@ pub fn run(
         stderr_tail,
         leftover_killed,
     })
+}
+
+/// A pidfd for `pid` (Linux 5.3 and later), `None` where the kernel has none.
+fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    // SAFETY: a non-negative result is a descriptor we own.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// Waits until `fd` is readable (a pidfd: the process ended) or `most` has passed.
+fn wait_readable(fd: &OwnedFd, most: Duration) {
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ts = libc::timespec {
+        tv_sec: most.as_secs() as libc::time_t,
+        tv_nsec: most.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: one valid pollfd, a valid timespec, no signal mask; an error (EINTR) just ends
+    // this nap early.
+    unsafe {
+        libc::ppoll(&mut p, 1, &ts, std::ptr::null());
+    }
 }
 
 /// Writes `n` in decimal into `buf` without allocating (for use between fork and exec).

@@ -601,6 +601,10 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     })
 }
 
+/// Wrong answers, rejections and crashes of external solvers named on stderr (the rest are
+/// only counted: a solver that is wrong on every board must not flood the terminal).
+const MAX_ANSWER_NOTES: usize = 10;
+
 /// Writes a line to stderr above the progress bar.
 fn note(pb: &ProgressBar, msg: impl AsRef<str>) {
     pb.suspend(|| eprintln!("{}", msg.as_ref()));
@@ -688,17 +692,26 @@ impl Prepared {
                 Outcome::Solved => solved += 1,
                 Outcome::WrongAnswer | Outcome::Rejected | Outcome::Crashed => {
                     wrong += 1;
-                    note(
-                        &pb,
-                        format!(
-                            "{}: {} instance {} {}: {}",
-                            row.status,
-                            row.instance_file,
-                            row.instance_id,
-                            row.algorithm,
-                            row.message.as_deref().unwrap_or("")
-                        ),
-                    );
+                    // The first few on stderr; all of them are in the CSV.
+                    if wrong <= MAX_ANSWER_NOTES && !options.quiet {
+                        note(
+                            &pb,
+                            format!(
+                                "{}: {} instance {} {}: {}{}",
+                                row.status,
+                                row.instance_file,
+                                row.instance_id,
+                                row.algorithm,
+                                row.message.as_deref().unwrap_or(""),
+                                if wrong == MAX_ANSWER_NOTES {
+                                    " (further wrong answers, rejections and crashes only in \
+                                     the results)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
+                    }
                 }
                 Outcome::Error => {
                     errors += 1;
