@@ -278,7 +278,9 @@ fn table_and_markdown_output() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 5, "{text}");
+    // The table, then the time spread (the fixture repeats idastar's jobs) and comparisons.
+    assert!(lines.len() > 5, "{text}");
+    assert!(lines[5].starts_with("time per pair in ms"), "{text}");
     assert!(lines[0].starts_with("algorithm  heuristic  solved"));
     assert!(lines[2].starts_with("astar      manhattan     3/3"));
     assert!(lines[4].starts_with("idastar    manhattan     3/4"));
@@ -290,7 +292,9 @@ fn table_and_markdown_output() {
         .unwrap();
     let md = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = md.lines().collect();
-    assert_eq!(lines.len(), 8);
+    // The table's 8 lines, then the spread and comparisons in a text block.
+    assert_eq!(lines[8..10], ["", "```text"], "{md}");
+    assert_eq!(lines.last(), Some(&"```"), "{md}");
     assert!(lines[1].starts_with("| :---- | :-------- |"));
     // The group with nothing solved shows dashes, not zeros.
     let row = lines

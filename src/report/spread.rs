@@ -42,7 +42,7 @@ pub struct PairSpread {
     pub noise_cv: Option<f64>,
     /// Median over those instances of max/min.
     pub noise_ratio: Option<f64>,
-    /// The instance id with the largest max/min, and that ratio.
+    /// The instance (`file #id`) with the largest max/min, and that ratio.
     pub worst: Option<(String, f64)>,
 }
 
@@ -63,10 +63,11 @@ fn median(v: &[f64]) -> Option<f64> {
 pub fn pair_spread(rows: &[Row], pair: &Pair) -> PairSpread {
     let per = compare::per_instance(rows, pair, Metric::Time);
     let means: Vec<f64> = per.values().map(|r| r.mean).collect();
-    let repeated: Vec<(&str, &Repeats)> = per
+    // Instances named as the tables name them: `file #id`.
+    let repeated: Vec<(String, &Repeats)> = per
         .iter()
         .filter(|(_, r)| r.n > 1)
-        .map(|(k, r)| (k.1, r))
+        .map(|(k, r)| (format!("{} #{}", k.0, k.1), r))
         .collect();
     let cvs: Vec<f64> = repeated.iter().filter_map(|(_, r)| r.cv()).collect();
     let ratios: Vec<f64> = repeated
@@ -75,7 +76,7 @@ pub fn pair_spread(rows: &[Row], pair: &Pair) -> PairSpread {
         .collect();
     let worst = repeated
         .iter()
-        .filter_map(|(id, r)| Some((id.to_string(), r.max_over_min()?)))
+        .filter_map(|(id, r)| Some((id.clone(), r.max_over_min()?)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
     PairSpread {
         pair: pair.clone(),
@@ -318,7 +319,7 @@ mod tests {
         // σ/mean per instance: sqrt(2)/2, 0, 0 -> median 0; max/min 3, 1, 1 -> median 1.
         assert_eq!(s.noise_cv, Some(0.0));
         assert_eq!(s.noise_ratio, Some(1.0));
-        assert_eq!(s.worst, Some(("1".to_string(), 3.0)));
+        assert_eq!(s.worst, Some(("f #1".to_string(), 3.0)));
         assert!(!s.is_noisy());
         // b solved fewer instances: a is the reference.
         let all = spreads(&rows);
@@ -343,7 +344,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("the widest is instance 1, max/min 3.00"),
+            text.contains("the widest is instance f #1, max/min 3.00"),
             "{text}"
         );
         assert!(!text.contains("warning: b/h"), "{text}");
