@@ -149,23 +149,40 @@ fn heuristic_table_is_the_joint_distribution() {
         let got = census_of(r, c, goal, vec![HeuristicKind::Manhattan]);
         let (name, table) = &got.heuristic_tables[0];
         assert_eq!(name, "manhattan");
-        let mut want: HashMap<(usize, usize), u64> = HashMap::new();
+        // Keyed by (distance, blank cell, estimate), from the test's own BFS and Manhattan.
+        let mut want: HashMap<(usize, usize, usize), u64> = HashMap::new();
         for (t, &d) in &dist {
+            let blank = t.iter().position(|&x| x == 0).unwrap();
             *want
-                .entry((d as usize, manhattan(t, r, c, goal) as usize))
+                .entry((d as usize, blank, manhattan(t, r, c, goal) as usize))
                 .or_default() += 1;
         }
         let mut seen = 0;
-        for (d, row) in table.iter().enumerate() {
-            for (h, &n) in row.iter().enumerate() {
-                assert_eq!(n, want.get(&(d, h)).copied().unwrap_or(0), "d {d} h {h}");
-                if n > 0 {
-                    assert!(h <= d, "Manhattan is admissible");
-                    seen += 1;
+        for (d, by_cell) in table.iter().enumerate() {
+            for (cell, row) in by_cell.iter().enumerate() {
+                for (h, &n) in row.iter().enumerate() {
+                    let expected = want.get(&(d, cell, h)).copied().unwrap_or(0);
+                    assert_eq!(n, expected, "d {d} blank {cell} h {h}");
+                    if n > 0 {
+                        assert!(h <= d, "Manhattan is admissible");
+                        seen += 1;
+                    }
                 }
             }
         }
         assert_eq!(seen, want.len());
+        // Summed over the blank's cells: the depth x h table.
+        let summed = got.depth_by_estimate(0);
+        for (d, row) in summed.iter().enumerate() {
+            for (h, &n) in row.iter().enumerate() {
+                let expected: u64 = want
+                    .iter()
+                    .filter(|((dd, _, hh), _)| *dd == d && *hh == h)
+                    .map(|(_, &k)| k)
+                    .sum();
+                assert_eq!(n, expected, "d {d} h {h}");
+            }
+        }
     }
 }
 
@@ -241,17 +258,31 @@ fn cli_writes_csv_sidecar_antipodes_and_heuristic_table() {
         assert_eq!(inst.board.tiles(), &tiles[..]);
         assert_eq!(dist[tiles], 31);
     }
-    // The depth x h tables: one row per non-empty cell, summing to every position.
+    // The depth x blank x h tables: one row per non-empty cell, summing to every position,
+    // 20,160 (8! / 2) with the blank on each of the 9 cells.
     let h = std::fs::read_to_string(dir.path().join("c.heuristics.csv")).unwrap();
+    let mut lines = h.lines();
+    assert_eq!(
+        lines.next(),
+        Some("rows,cols,goal,heuristic,depth,blank,h,count")
+    );
     let mut total = [0u64; 2];
-    for l in h.lines().skip(1) {
+    let mut per_cell = [[0u64; 9]; 2];
+    for l in lines {
         let f: Vec<&str> = l.split(',').collect();
         let k = usize::from(f[3] == "misplaced");
-        let (d, est): (u32, u32) = (f[4].parse().unwrap(), f[5].parse().unwrap());
+        let (d, blank, est): (u32, usize, u32) = (
+            f[4].parse().unwrap(),
+            f[5].parse().unwrap(),
+            f[6].parse().unwrap(),
+        );
         assert!(est <= d, "{l}");
-        total[k] += f[6].parse::<u64>().unwrap();
+        let n = f[7].parse::<u64>().unwrap();
+        total[k] += n;
+        per_cell[k][blank] += n;
     }
     assert_eq!(total, [181_440, 181_440]);
+    assert_eq!(per_cell, [[20_160; 9]; 2]);
 }
 
 #[test]
@@ -341,4 +372,89 @@ fn an_interrupted_census_keeps_finished_depths_and_claims_nothing_more() {
             .unwrap();
     assert_eq!(meta["status"], "interrupted");
     assert_eq!(meta["diameter"], serde_json::Value::Null);
+}
+
+#[test]
+fn predict_takes_exact_distributions_from_a_census_table() {
+    // 2 x 4 is small enough for bench predict to enumerate every position itself, so the KRE
+    // predictions from the census table must equal those from its own exact profile.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.csv");
+    bench()
+        .args(["census", "--size", "2x4", "--goal", "blank-first"])
+        .args([
+            "--heuristic",
+            "manhattan,linear-conflict",
+            "--heuristic-out",
+        ])
+        .arg(&table)
+        .assert()
+        .success();
+    let predict = |extra: &[&std::ffi::OsStr], out: &Path| {
+        bench()
+            .args(["predict", "--size", "2x4", "--goal", "blank-first"])
+            .args([
+                "--heuristics",
+                "manhattan,linear-conflict",
+                "--method",
+                "kre",
+            ])
+            .args(["--pruning", "plain", "--bounds", "10..30", "--out"])
+            .arg(out)
+            .args(extra)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(out).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+        let (g, d) = (col("predicted_generated"), col("distribution"));
+        lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[g].to_string(), f[d].to_string())
+            })
+            .collect::<Vec<_>>()
+    };
+    let own = predict(&[], &dir.path().join("own.csv"));
+    let from_table = predict(
+        &["--census-table".as_ref(), table.as_os_str()],
+        &dir.path().join("table.csv"),
+    );
+    assert_eq!(own.len(), 2 * 21);
+    assert_eq!(own, from_table);
+    assert!(own.iter().all(|(_, d)| d == "exact"));
+
+    // A heuristic the table lacks, and a table of another board, are refused by name.
+    let err = bench()
+        .args(["predict", "--size", "2x4", "--goal", "blank-first"])
+        .args(["--heuristics", "misplaced", "--census-table"])
+        .arg(&table)
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(err.contains("no distribution of misplaced"), "{err}");
+    let err = bench()
+        .args([
+            "predict",
+            "--size",
+            "2x4",
+            "--heuristics",
+            "manhattan",
+            "--census-table",
+        ])
+        .arg(&table)
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("the table is for 2 x 4 (blank-first)"),
+        "{err}"
+    );
 }

@@ -87,8 +87,9 @@ pub trait Visitor: Sync {
     const ACTIVE: bool;
     /// Slots of the per-layer histogram.
     fn width(&self) -> usize;
-    /// Adds one position (row-major tiles, 0 = blank, zero beyond the board) to `hist`.
-    fn visit(&self, hist: &mut [u64], tiles: &[u8; 64]);
+    /// Adds one position (row-major tiles, 0 = blank, zero beyond the board; the blank on
+    /// cell `blank`) to `hist`.
+    fn visit(&self, hist: &mut [u64], tiles: &[u8; 64], blank: usize);
 }
 
 /// The visitor that does nothing.
@@ -100,7 +101,7 @@ impl Visitor for NoVisit {
         0
     }
     #[inline(always)]
-    fn visit(&self, _: &mut [u64], _: &[u8; 64]) {}
+    fn visit(&self, _: &mut [u64], _: &[u8; 64], _: usize) {}
 }
 
 /// What one sweep (one depth) found.
@@ -357,7 +358,7 @@ fn sweep_chunk_body<V: Visitor>(
                         k += 1;
                     }
                 }
-                visitor.visit(&mut out.hist, &tiles);
+                visitor.visit(&mut out.hist, &tiles, blank);
             }
             let c = col[blank & (MAX_CELLS - 1)];
             if c > 0 {

@@ -212,9 +212,10 @@ pub struct Census {
     pub complete: bool,
     /// The positions at the largest distance (when complete and at most [`ANTIPODE_CAP`]).
     pub antipodes: Vec<Board>,
-    /// Per heuristic (in the request's order): `table[d][h]`, positions at distance `d` with
-    /// estimate `h`.
-    pub heuristic_tables: Vec<(String, Vec<Vec<u64>>)>,
+    /// Per heuristic (in the request's order): `table[d][c][h]`, positions at distance `d`
+    /// with the blank on cell `c` and estimate `h` (the per-cell split is what `bench predict`
+    /// needs: its KRE weights each blank cell by the tree's visits).
+    pub heuristic_tables: Vec<(String, Vec<Vec<Vec<u64>>>)>,
     /// Bytes of the table.
     pub table_bytes: u64,
 }
@@ -228,26 +229,45 @@ impl Census {
             None
         }
     }
+
+    /// The `k`-th heuristic's table summed over the blank's cells: `[d][h]`.
+    pub fn depth_by_estimate(&self, k: usize) -> Vec<Vec<u64>> {
+        self.heuristic_tables[k]
+            .1
+            .iter()
+            .map(|cells| {
+                let width = cells.iter().map(Vec::len).max().unwrap_or(0);
+                let mut row = vec![0u64; width];
+                for by_h in cells {
+                    for (h, &n) in by_h.iter().enumerate() {
+                        row[h] += n;
+                    }
+                }
+                row
+            })
+            .collect()
+    }
 }
 
 /// Estimates of the requested heuristics, tallied per position.
 struct Heuristics {
     built: Vec<Built>,
     geometry: Geometry,
-    /// Histogram slots per heuristic.
+    /// Histogram slots per heuristic and blank cell.
     span: usize,
 }
 
 impl Visitor for Heuristics {
     const ACTIVE: bool = true;
     fn width(&self) -> usize {
-        self.span * self.built.len()
+        self.span * self.geometry.cells * self.built.len()
     }
     #[inline]
-    fn visit(&self, hist: &mut [u64], tiles: &[u8; 64]) {
+    fn visit(&self, hist: &mut [u64], tiles: &[u8; 64], blank: usize) {
+        let cells = self.geometry.cells;
         for (k, b) in self.built.iter().enumerate() {
             let h = b.estimate(&self.geometry, tiles) as usize;
-            hist[k * self.span + h.min(self.span - 1)] += 1;
+            hist[(k * cells + blank) * self.span + h.min(self.span - 1)] += 1;
         }
     }
 }
@@ -352,10 +372,11 @@ fn bfs<V: Visitor>(
             space.positions
         )));
     }
+    let cells = space.cells;
     let span = if names.is_empty() {
         0
     } else {
-        hists.first().map_or(0, |h| h.len() / names.len())
+        hists.first().map_or(0, |h| h.len() / (names.len() * cells))
     };
     let heuristic_tables = names
         .into_iter()
@@ -364,11 +385,16 @@ fn bfs<V: Visitor>(
             let table = hists
                 .iter()
                 .map(|h| {
-                    let mut row = h[k * span..(k + 1) * span].to_vec();
-                    while row.len() > 1 && row.last() == Some(&0) {
-                        row.pop();
-                    }
-                    row
+                    (0..cells)
+                        .map(|c| {
+                            let at = (k * cells + c) * span;
+                            let mut row = h[at..at + span].to_vec();
+                            while row.len() > 1 && row.last() == Some(&0) {
+                                row.pop();
+                            }
+                            row
+                        })
+                        .collect()
                 })
                 .collect();
             (name, table)

@@ -17,7 +17,7 @@ use crate::instances::{FileHeader, Generator, InstanceWriter};
 pub const COLUMNS: &str = "rows,cols,goal,depth,count";
 
 /// The heuristic table's columns.
-pub const HEURISTIC_COLUMNS: &str = "rows,cols,goal,heuristic,depth,h,count";
+pub const HEURISTIC_COLUMNS: &str = "rows,cols,goal,heuristic,depth,blank,h,count";
 
 /// `<path>.partial`: where the distribution grows until the search is complete.
 pub fn partial_path(path: &Path) -> PathBuf {
@@ -78,19 +78,21 @@ impl DistributionWriter {
     }
 }
 
-/// Writes the `depth x h` tables of a census (only non-zero cells).
+/// Writes the `depth x blank cell x h` tables of a census (only non-zero cells).
 pub fn write_heuristic_tables(path: &Path, census: &Census) -> io::Result<()> {
     let mut w = BufWriter::new(File::create(path)?);
     writeln!(w, "{HEURISTIC_COLUMNS}")?;
     for (name, table) in &census.heuristic_tables {
-        for (d, row) in table.iter().enumerate() {
-            for (h, &n) in row.iter().enumerate() {
-                if n > 0 {
-                    writeln!(
-                        w,
-                        "{},{},{},{name},{d},{h},{n}",
-                        census.rows, census.cols, census.goal
-                    )?;
+        for (d, by_cell) in table.iter().enumerate() {
+            for (c, row) in by_cell.iter().enumerate() {
+                for (h, &n) in row.iter().enumerate() {
+                    if n > 0 {
+                        writeln!(
+                            w,
+                            "{},{},{},{name},{d},{c},{h},{n}",
+                            census.rows, census.cols, census.goal
+                        )?;
+                    }
                 }
             }
         }

@@ -47,7 +47,7 @@ pub struct CensusArgs {
     /// of positions at each distance and estimate, written to --heuristic-out.
     #[arg(long, value_name = "LIST")]
     pub heuristic: Option<String>,
-    /// The depth x h table as CSV (rows,cols,goal,heuristic,depth,h,count)
+    /// The depth x blank x h table as CSV (rows,cols,goal,heuristic,depth,blank,h,count)
     /// [default: the --out name with .heuristics.csv].
     #[arg(long, value_name = "FILE")]
     pub heuristic_out: Option<PathBuf>,

@@ -81,6 +81,11 @@ pub struct PredictArgs {
     /// Tidy CSV of every prediction (`-` for stdout, which then gets no table).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Exact heuristic distributions from `bench census --heuristic LIST --heuristic-out FILE`
+    /// (same board and goal; every heuristic of --heuristics in it): they replace the sampled
+    /// ones (KRE, and the start of CDP).
+    #[arg(long, value_name = "FILE")]
+    pub census_table: Option<PathBuf>,
     /// The brute-force tree by depth as CSV (nodes per depth from a uniformly random blank
     /// cell, plain and fsm).
     #[arg(long, value_name = "FILE")]
@@ -117,6 +122,16 @@ fn parse_bounds(s: &str) -> Result<(u32, u32), String> {
         }
         None => num(s).map(|a| (a, a)),
     }
+}
+
+/// Reads `--census-table`.
+fn read_census_table(
+    path: &std::path::Path,
+    rows: usize,
+    cols: usize,
+    goal: Goal,
+) -> anyhow::Result<crate::predict::census_table::CensusDistributions> {
+    Ok(crate::predict::census_table::read(path, rows, cols, goal)?)
 }
 
 /// Runs `bench predict`.
@@ -171,7 +186,12 @@ pub fn run(args: PredictArgs) -> anyhow::Result<i32> {
     if targets.is_empty() && args.measure.is_some() {
         bail!("--measure runs IDA* on given start states: add --instances FILE");
     }
+    let census = match &args.census_table {
+        Some(path) => Some(read_census_table(path, rows, cols, goal)?),
+        None => None,
+    };
     let req = Request {
+        census,
         rows,
         cols,
         goal,

@@ -16,6 +16,7 @@
 //! total through an iteration counts the root once, as IDA*'s run total does.
 
 pub mod cdp;
+pub mod census_table;
 pub mod kre;
 pub mod measure;
 pub mod profile;
@@ -125,6 +126,9 @@ pub struct Request {
     /// Run IDA* on every instance with this node budget and put its counts beside the
     /// predictions ([`Row::measured`], [`Summary::validation`]).
     pub measure_nodes: Option<u64>,
+    /// Exact distributions from a census table ([`census_table::read`]); they replace the
+    /// sampled or enumerated per-cell distributions of every heuristic (each must be there).
+    pub census: Option<census_table::CensusDistributions>,
 }
 
 /// Whether a row is one iteration or the total through it.
@@ -233,6 +237,16 @@ pub enum PredictError {
     /// A last-iteration share outside [0, 1].
     #[error("--last-fraction {0}: expected a share of the last iteration between 0 and 1")]
     LastFraction(f64),
+    /// A heuristic the census table does not hold.
+    #[error(
+        "--census-table has no distribution of {heuristic} (it holds: {have}); run bench census --heuristic with it"
+    )]
+    CensusMissing {
+        /// The heuristic.
+        heuristic: String,
+        /// The heuristics the table holds.
+        have: String,
+    },
     /// IDA* could not run on an instance.
     #[error("instance {id}: {error}")]
     Measure {
@@ -309,8 +323,17 @@ pub fn predict(
     for kind in &req.heuristics {
         let name = kind.name();
         let built = build(kind, &geometry)?;
-        let profile =
+        let mut profile =
             needs_profile.then(|| Profile::new(&geometry, &built, req.samples_per_cell, req.seed));
+        if let (Some(p), Some(census)) = (profile.as_mut(), &req.census) {
+            let hist = census
+                .get(&name)
+                .ok_or_else(|| PredictError::CensusMissing {
+                    heuristic: name.clone(),
+                    have: census.keys().cloned().collect::<Vec<_>>().join(", "),
+                })?;
+            p.use_exact(hist.clone());
+        }
         if let Some(p) = &profile {
             let n: f64 = p.states.iter().sum();
             summary.profiles.push((name.clone(), p.exact, n, p.mean()));

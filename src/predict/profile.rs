@@ -89,6 +89,14 @@ impl Profile {
         }
     }
 
+    /// Replaces the per-cell distribution with an exact one (`hist[c][h]`, from a census
+    /// table); the move statistics CDP uses stay as they were.
+    pub fn use_exact(&mut self, hist: Vec<Vec<f64>>) {
+        self.states = hist.iter().map(|h| h.iter().sum()).collect();
+        self.hist = hist;
+        self.exact = true;
+    }
+
     /// The probability that a state with the blank on `cell` has an estimate of at most `v`.
     pub fn cdf(&self, cell: usize, v: i64) -> f64 {
         if v < 0 {
