@@ -3,7 +3,8 @@
 # sizes, a node limit so that some runs fail), writes the HTML report and drives headless
 # Chromium through chromedriver (scripts/test-html.py: WebDriver over HTTP, Python standard
 # library only). Checks: no console errors, the summary's rows, sorting, filters, scatter and
-# coverage, solution playback down to the goal, a screenshot that is not blank.
+# coverage, solution playback down to the goal, a screenshot that is not blank; and a page made
+# from results whose names carry </script><script>... loads cleanly, showing them as text.
 # Installs Debian's chromium and chromium-driver if missing (needs root; without root and
 # without them it skips with a message). Called by .ci/run after the cargo tests; ~10 s.
 # Environment: BENCH (default: target/test-opt/bench, built if needed); SCREENSHOT=FILE.png
@@ -51,6 +52,17 @@ cd "$W"
 say "report: $(wc -c <report.html) bytes; driving chromium"
 python3 "$ROOT/scripts/test-html.py" --html report.html --results run.csv \
     --instances eight.txt small.txt ${SHOT:+--screenshot "$SHOT"}
+# A page whose instance file name tries to close the data block and run a script.
+EVIL='x</script><script>window.__pwned=1</script>.txt'
+sed "s|fix.txt|$EVIL|" "$ROOT/tests/fixtures/report/shard_a.csv" >evil.csv
+"$BENCH" report evil.csv --html evil.html >/dev/null 2>report.err || {
+    cat report.err >&2
+    say "FAIL: bench report --html failed on evil.csv"
+    exit 1
+}
+say "hostile names: driving chromium"
+python3 "$ROOT/scripts/test-html.py" --html evil.html --results evil.csv --instances eight.txt \
+    --hostile "$EVIL"
 cd "$ROOT"
 [ -n "${KEEP:-}" ] || rm -rf "$W"
 say "passed"

@@ -281,3 +281,51 @@ fn unwritable_html_path_is_an_error_naming_it() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn merged_file_shows_the_runs_of_its_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    small_run(dir.path());
+    for k in ["1/2", "2/2"] {
+        let out = format!("s{}.csv", &k[..1]);
+        bench()
+            .current_dir(dir.path())
+            .args([
+                "run",
+                "--instances",
+                "w.txt",
+                "--algos",
+                "idastar",
+                "--heuristics",
+                "manhattan",
+                "--threads",
+                "1",
+                "--quiet",
+                "--shard",
+                k,
+                "--out",
+                &out,
+            ])
+            .assert()
+            .success();
+    }
+    bench()
+        .current_dir(dir.path())
+        .args(["merge", "s1.csv", "s2.csv", "--out", "m.csv"])
+        .assert()
+        .success();
+    let (html, _) = report(dir.path(), &["m.csv", "r.csv"]);
+    let d = data_of(&html);
+    let merged = &d["files"][0];
+    assert_eq!(merged["sidecar"], "merged");
+    let shards: Vec<&str> = merged["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["shard"].as_str().unwrap())
+        .collect();
+    assert_eq!(shards, ["1/2", "2/2"]);
+    assert_eq!(merged["rows"], 4, "the two shards' 4 rows");
+    assert_eq!(d["files"][1]["sidecar"], "run");
+    assert_eq!(d["rows"].as_array().unwrap().len(), 8);
+}

@@ -34,6 +34,10 @@ use crate::harness::output::WriteError;
 use crate::instances::{InstanceSet, read_instance_file};
 use crate::results::{Outcome, Row};
 
+/// The largest board (in cells) the playback draws; solutions on larger boards (the
+/// polynomial-time solver's, up to millions of moves) stay out of the page.
+pub const MAX_PLAYBACK_CELLS: usize = 1024;
+
 const CSS: &str = include_str!("html/report.css");
 const JS: &str = include_str!("html/report.js");
 
@@ -618,6 +622,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         .collect();
     let fallback = input.files.first().map_or(Path::new("."), PathBuf::as_path);
     let mut bad_solutions = 0usize;
+    let mut too_large = 0usize;
     let mut first_bad: Option<String> = None;
     let mut solution_ok = vec![false; input.records.len()];
     for (ri, r) in input.records.iter().enumerate() {
@@ -629,6 +634,10 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         }
         let idx = instance_index[&r.instance_key()];
         let (rows, cols) = (r.rows as usize, r.cols as usize);
+        if rows * cols > MAX_PLAYBACK_CELLS {
+            too_large += 1;
+            continue;
+        }
         let Ok(goal) = r.goal.parse::<Goal>() else {
             continue;
         };
@@ -670,6 +679,12 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         notes.push(format!(
             "{bad_solutions} solution(s) do not replay on their start board (first: {first}); \
              they are left out of the playback"
+        ));
+    }
+    if too_large > 0 {
+        notes.push(format!(
+            "{too_large} solution(s) on boards of more than {MAX_PLAYBACK_CELLS} cells are left \
+             out of the page (no playback for them)"
         ));
     }
     for f in files.iter_mut().flat_map(|f| f.runs.iter_mut()) {

@@ -364,7 +364,9 @@
       svg.appendChild(sv("line", { x1: sx(v), x2: sx(v), y1: T, y2: T + H, stroke: "#eee" }));
       svg.appendChild(sv("text", { x: sx(v), y: T + H + 16, "text-anchor": "middle", text: fmtTick(v) }));
     });
-    var step = Math.max(1, Math.ceil(ymax / 8));
+    // A round tick step (1, 2 or 5 times a power of ten) giving at most 8 intervals.
+    var step = 1;
+    while (ymax / step > 8) step = [1, 2, 5].indexOf(step / Math.pow(10, Math.floor(Math.log10(step) + 1e-9))) === 1 ? step * 2.5 : step * 2;
     for (var y = 0; y <= ymax; y += step) {
       svg.appendChild(sv("line", { x1: L, x2: L + W, y1: sy(y), y2: sy(y), stroke: "#eee" }));
       svg.appendChild(sv("text", { x: L - 6, y: sy(y) + 4, "text-anchor": "end", text: String(y) }));
