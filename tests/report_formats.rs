@@ -93,11 +93,33 @@ fn pivot_in_every_text_format() {
     );
     assert!(text.contains("mean nodes expanded"), "{text}");
 
-    let (md, _) = report(&[path(&f), "--pivot", "depth", "--pivot-value", "ms", "--format", "markdown"]);
-    let row: Vec<&str> = md.lines().nth(3).unwrap().split('|').map(str::trim).collect();
+    let (md, _) = report(&[
+        path(&f),
+        "--pivot",
+        "depth",
+        "--pivot-value",
+        "ms",
+        "--format",
+        "markdown",
+    ]);
+    let row: Vec<&str> = md
+        .lines()
+        .nth(3)
+        .unwrap()
+        .split('|')
+        .map(str::trim)
+        .collect();
     assert_eq!(row, ["", "4", "2", "0.150", "0.075", ""], "{md}");
 
-    let (csv_text, _) = report(&[path(&f), "--pivot", "depth", "--pivot-value", "generated", "--format", "csv"]);
+    let (csv_text, _) = report(&[
+        path(&f),
+        "--pivot",
+        "depth",
+        "--pivot-value",
+        "generated",
+        "--format",
+        "csv",
+    ]);
     let mut r = csv::Reader::from_reader(csv_text.as_bytes());
     let head: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
     assert_eq!(
@@ -115,12 +137,21 @@ fn pivot_in_every_text_format() {
     );
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     // Generated at depth 4: astar (20 + 40) / 2, idastar (80 + 160) / 2.
-    assert_eq!(&rows[1].iter().collect::<Vec<_>>(), &["4", "2", "30", "120", "2", "2", "2", "2"]);
-    assert_eq!(&rows[2].iter().collect::<Vec<_>>(), &["6", "1", "200", "", "1", "1", "0", "1"]);
+    assert_eq!(
+        &rows[1].iter().collect::<Vec<_>>(),
+        &["4", "2", "30", "120", "2", "2", "2", "2"]
+    );
+    assert_eq!(
+        &rows[2].iter().collect::<Vec<_>>(),
+        &["6", "1", "200", "", "1", "1", "0", "1"]
+    );
 
     let (tex, _) = report(&[path(&f), "--pivot", "depth", "--format", "latex"]);
     assert!(tex.contains("\\begin{tabular}{lrrr}"), "{tex}");
-    assert!(tex.contains("depth & instances & astar/manhattan & idastar/manhattan \\\\"), "{tex}");
+    assert!(
+        tex.contains("depth & instances & astar/manhattan & idastar/manhattan \\\\"),
+        "{tex}"
+    );
     assert!(tex.contains("\n6 & 1 & 100 & - \\\\\n"), "{tex}");
 }
 
@@ -193,7 +224,9 @@ fn pooled_sizes_and_files_are_named_on_stderr() {
         "{err}"
     );
     assert!(
-        err.contains("note: idastar/manhattan pools 2 instance files (fix.txt, fix24.txt); --by file"),
+        err.contains(
+            "note: idastar/manhattan pools 2 instance files (fix.txt, fix24.txt); --by file"
+        ),
         "{err}"
     );
     assert_eq!(err.lines().count(), 2, "{err}");
@@ -252,7 +285,13 @@ fn compact_columns_by_default_all_on_request() {
     );
     let (all, _) = report(&[path(&a), path(&b), "--columns", "all"]);
     let head = all.lines().next().unwrap();
-    for c in ["generated max", "Mnodes/s", "timeout", "depth-limit", "error"] {
+    for c in [
+        "generated max",
+        "Mnodes/s",
+        "timeout",
+        "depth-limit",
+        "error",
+    ] {
         assert!(head.contains(c), "{head}");
     }
     // CSV keeps every column unless asked.
@@ -270,17 +309,34 @@ fn latex_is_booktabs_with_special_characters_escaped() {
         .replace(",fix.txt,", ",a_b%c&d#1.txt,");
     let f = dir.path().join("odd.csv");
     std::fs::write(&f, text).unwrap();
-    let (tex, _) = report(&[path(&f), "--by", "file", "--format", "latex", "--columns", "all"]);
+    let (tex, _) = report(&[
+        path(&f),
+        "--by",
+        "file",
+        "--format",
+        "latex",
+        "--columns",
+        "all",
+    ]);
     let lines: Vec<&str> = tex.lines().collect();
-    let begin = lines.iter().position(|l| l.starts_with("\\begin{tabular}")).unwrap();
+    let begin = lines
+        .iter()
+        .position(|l| l.starts_with("\\begin{tabular}"))
+        .unwrap();
     assert_eq!(lines[begin + 1], "\\toprule");
     assert_eq!(lines[begin + 3], "\\midrule");
     assert_eq!(lines[lines.len() - 2], "\\bottomrule");
     assert_eq!(lines[lines.len() - 1], "\\end{tabular}");
     // Column spec: file, algorithm, heuristic left; 21 numeric columns right.
-    assert_eq!(lines[begin], format!("\\begin{{tabular}}{{lll{}}}", "r".repeat(21)));
+    assert_eq!(
+        lines[begin],
+        format!("\\begin{{tabular}}{{lll{}}}", "r".repeat(21))
+    );
     let head = lines[begin + 2];
-    assert!(head.contains("$b^*$") && head.contains("Mnodes/s"), "{head}");
+    assert!(
+        head.contains("$b^*$") && head.contains("Mnodes/s"),
+        "{head}"
+    );
     let body = &lines[begin + 4..lines.len() - 2];
     assert_eq!(body.len(), 2);
     for row in body {
@@ -294,7 +350,11 @@ fn latex_is_booktabs_with_special_characters_escaped() {
 
 fn png_pixels(bytes: &[u8]) -> (u32, u32, Vec<[u8; 4]>) {
     let p = resvg::tiny_skia::Pixmap::decode_png(bytes).unwrap();
-    let px = p.data().chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+    let px = p
+        .data()
+        .chunks(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect();
     (p.width(), p.height(), px)
 }
 
@@ -330,10 +390,9 @@ fn figures_in_svg_png_and_pdf() {
         assert!(ink > px.len() / 200, "{stem}: {ink} of {}", px.len());
         // Tableau blue (31, 119, 180), the first series.
         assert!(
-            px.iter()
-                .any(|p| (i32::from(p[0]) - 31).abs() < 8
-                    && (i32::from(p[1]) - 119).abs() < 8
-                    && (i32::from(p[2]) - 180).abs() < 8),
+            px.iter().any(|p| (i32::from(p[0]) - 31).abs() < 8
+                && (i32::from(p[1]) - 119).abs() < 8
+                && (i32::from(p[2]) - 180).abs() < 8),
             "{stem}: no first-series colour"
         );
         let pdf = std::fs::read(plots.join(format!("{stem}.pdf"))).unwrap();
@@ -364,13 +423,31 @@ fn figures_in_svg_png_and_pdf() {
 fn bad_report_options_are_rejected() {
     let a = fixture("shard_a.csv");
     for (args, msg) in [
-        (&["--pivot", "size"][..], "unknown pivot \"size\": expected depth"),
-        (&["--pivot", "depth", "--by", "moves"], "leave moves out of --by"),
-        (&["--pivot", "depth", "--pivot-value", "heap"], "expected expanded, generated, ms or bstar"),
-        (&["--format", "html"], "expected table, markdown, csv or latex"),
+        (
+            &["--pivot", "size"][..],
+            "unknown pivot \"size\": expected depth",
+        ),
+        (
+            &["--pivot", "depth", "--by", "moves"],
+            "leave moves out of --by",
+        ),
+        (
+            &["--pivot", "depth", "--pivot-value", "heap"],
+            "expected expanded, generated, ms or bstar",
+        ),
+        (
+            &["--format", "html"],
+            "expected table, markdown, csv or latex",
+        ),
         (&["--columns", "some"], "expected compact or all"),
-        (&["--plots", "x", "--plot-format", "jpg"], "expected svg, png or pdf"),
-        (&["--plots", "x", "--plot-format", "png,png"], "--plot-format lists png twice"),
+        (
+            &["--plots", "x", "--plot-format", "jpg"],
+            "expected svg, png or pdf",
+        ),
+        (
+            &["--plots", "x", "--plot-format", "png,png"],
+            "--plot-format lists png twice",
+        ),
         (&["--no-titles"], "--plots"),
         (&["--by", "file,file"], "--by lists file twice"),
     ] {
@@ -436,11 +513,26 @@ fn compare_gives_the_hand_computed_geometric_mean_and_interval() {
         ("0".into(), "4".into(), "0".into())
     );
     // The text table rounds the same numbers and says it in words.
-    let (text, _) = report(&[path(&f), "--compare", "astar/manhattan", "idastar/manhattan"]);
+    let (text, _) = report(&[
+        path(&f),
+        "--compare",
+        "astar/manhattan",
+        "idastar/manhattan",
+    ]);
     let line = text.lines().find(|l| l.starts_with("expanded")).unwrap();
     assert_eq!(
         line.split_whitespace().collect::<Vec<_>>(),
-        ["expanded", "4", "1", "0", "0.420", "0.146-1.209", "3", "0", "1"]
+        [
+            "expanded",
+            "4",
+            "1",
+            "0",
+            "0.420",
+            "0.146-1.209",
+            "3",
+            "0",
+            "1"
+        ]
     );
     assert!(text.contains("astar/manhattan is 2.21"), "{text}");
     // Per group with --by: depth 6 has no instance both solved.
@@ -472,5 +564,7 @@ fn compare_gives_the_hand_computed_geometric_mean_and_interval() {
         .args(["--compare", "astar/manhattan", "astar/manhattan"])
         .assert()
         .failure()
-        .stderr(predicates::str::contains("the two configurations are the same"));
+        .stderr(predicates::str::contains(
+            "the two configurations are the same",
+        ));
 }

@@ -54,7 +54,12 @@ pub struct ReportArgs {
     pub pivot: Option<PivotBy>,
     /// The pivot's cells: expanded (mean nodes expanded), generated, ms (mean wall time) or
     /// bstar, over the solved runs.
-    #[arg(long, value_name = "VALUE", default_value = "expanded", requires = "pivot")]
+    #[arg(
+        long,
+        value_name = "VALUE",
+        default_value = "expanded",
+        requires = "pivot"
+    )]
     pub pivot_value: PivotValue,
     /// Compare two configurations A and B (algorithm/heuristic as the table names them) per
     /// instance, on the instances both solved: geometric mean of the ratios A/B of nodes

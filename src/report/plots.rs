@@ -120,7 +120,7 @@ impl Scale {
             Self::Bytes => v.log2(),
         }
     }
-    fn from_axis(self, t: f64) -> f64 {
+    fn value_at(self, t: f64) -> f64 {
         match self {
             Self::Linear { .. } => t,
             Self::Log10 => 10f64.powf(t),
@@ -534,7 +534,9 @@ fn fit(axis: &Axis, values: impl Iterator<Item = f64>) -> Ticks {
     lo -= pad;
     hi += pad;
     if let Scale::Linear { integer: true } = scale {
-        lo = (lo - 0.5).floor().max(if lo >= 0.0 { 0.0 } else { lo.floor() });
+        lo = (lo - 0.5)
+            .floor()
+            .max(if lo >= 0.0 { 0.0 } else { lo.floor() });
         hi = (hi + 0.5).ceil();
     }
     let mut light = Vec::new();
@@ -569,8 +571,10 @@ fn fit(axis: &Axis, values: impl Iterator<Item = f64>) -> Ticks {
                 // power of ten.
                 let e = lo.floor() as i32;
                 let mut t: Vec<f64> = Vec::new();
-                for digits in [&[1.0, 2.0, 5.0][..], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]]
-                {
+                for digits in [
+                    &[1.0, 2.0, 5.0][..],
+                    &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+                ] {
                     t = (e..=hi.ceil() as i32)
                         .flat_map(|k| digits.iter().map(move |m| (m * 10f64.powi(k)).log10()))
                         .filter(|&x| x >= lo && x <= hi)
@@ -621,18 +625,15 @@ fn tick_label(scale: Scale, t: f64, step: f64) -> String {
             };
             format!("{t:.digits$}")
         }
-        Scale::Log10 => log10_label(scale.from_axis(t)),
-        Scale::Bytes => bytes_label(scale.from_axis(t)),
+        Scale::Log10 => log10_label(scale.value_at(t)),
+        Scale::Bytes => bytes_label(scale.value_at(t)),
     }
 }
 
 /// Draws `fig` as an SVG document.
 fn draw_svg(fig: &Figure, titles: bool) -> Result<String, String> {
     let err = |e: &dyn std::fmt::Display| e.to_string();
-    let xs = fig
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.0));
+    let xs = fig.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = fig.series.iter().flat_map(|s| {
         s.points
             .iter()
@@ -692,7 +693,10 @@ fn draw_svg(fig: &Figure, titles: bool) -> Result<String, String> {
                 let mut poly: Vec<(f64, f64)> = s.band.iter().map(|b| tr((b.0, b.2))).collect();
                 poly.extend(s.band.iter().rev().map(|b| tr((b.0, b.1))));
                 chart
-                    .draw_series(std::iter::once(Polygon::new(poly, color.mix(0.15).filled())))
+                    .draw_series(std::iter::once(Polygon::new(
+                        poly,
+                        color.mix(0.15).filled(),
+                    )))
                     .map_err(|e| err(&e))?;
             }
         }
@@ -780,7 +784,11 @@ fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree, String> {
 /// `svg` rendered to PNG at `scale` times its size, on white.
 pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
     let tree = svg_tree(svg)?;
-    let size = tree.size().to_int_size().scale_by(scale).ok_or("empty image")?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or("empty image")?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or("cannot allocate the image")?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
@@ -953,7 +961,11 @@ mod tests {
             fixed: None,
         };
         let t = fit(&axis, [4096.0, 130e6].into_iter());
-        assert!(2f64.powf(t.range.1) < 256.0 * 1024.0 * 1024.0, "{:?}", t.range);
+        assert!(
+            2f64.powf(t.range.1) < 256.0 * 1024.0 * 1024.0,
+            "{:?}",
+            t.range
+        );
         assert!(2f64.powf(t.range.0) > 2048.0, "{:?}", t.range);
         // Every labelled tick is a power of two (a round binary size).
         for b in &t.bold {
