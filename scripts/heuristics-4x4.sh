@@ -36,7 +36,7 @@ rm -f "$csv" "$csv.meta.json"
   echo "# Heuristics on the 15-puzzle (one seeded set of random walks)"
   echo
   echo "Reproduce: \`scripts/heuristics-4x4.sh\` (SEED=$SEED, PER=$PER, WALKS=\"$WALKS\", TIMEOUT=$TIMEOUT,"
-  echo "ALGOS=$ALGOS, HEURISTICS=$HEURISTICS). Statistics are over solved runs; limits hit are counted."
+  echo "ALGOS=$ALGOS, HEURISTICS=$HEURISTICS). Statistics are over solved runs; runs stopped by a limit are the gap in `solved` (`--columns all` counts them by kind)."
   echo
   machine
   echo
