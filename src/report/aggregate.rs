@@ -277,13 +277,16 @@ pub fn instance_lengths(records: &[Row]) -> HashMap<InstanceKey<'_>, u32> {
     out
 }
 
+/// Per instance id: (rows, cols, goal, the `optimal` column) of an instance file.
+type Published = HashMap<String, (u32, u32, String, u32)>;
+
 /// The `optimal` column of the instance file at `path`, per instance id, with the file's size
 /// and goal; `None` if the file cannot be read or has no such column.
-fn published_lengths(path: &str) -> Option<HashMap<String, (u32, u32, String, u32)>> {
+fn published_lengths(path: &str) -> Option<Published> {
     let (set, _, extras) =
         crate::instances::read_detailed(std::path::Path::new(path), None).ok()?;
     let goal = set.goal.to_string();
-    let m: HashMap<String, (u32, u32, String, u32)> = set
+    let m: Published = set
         .instances
         .iter()
         .zip(&extras.optimal)
