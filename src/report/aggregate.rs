@@ -258,7 +258,7 @@ pub fn instance_lengths(records: &[Row]) -> HashMap<InstanceKey<'_>, u32> {
                 .or_insert(m);
         }
     }
-    let mut files: HashMap<&str, Option<HashMap<String, (u32, u32, String, u32)>>> = HashMap::new();
+    let mut files: HashMap<&str, Option<Published>> = HashMap::new();
     for r in records {
         let key = r.instance_key();
         if out.contains_key(&key) {
