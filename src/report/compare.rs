@@ -456,15 +456,19 @@ fn factor(x: f64) -> String {
         format!("{x:.0}")
     } else if x >= 10.0 {
         format!("{x:.1}")
+    } else if x >= 0.001 {
+        // Three significant digits: 0.123, 0.0123, 0.00123.
+        let decimals = (2.0 - x.log10().floor()) as usize;
+        format!("{x:.decimals$}")
     } else {
-        format!("{x:.2}")
+        format!("{x:.2e}")
     }
 }
 
 impl Comparison<'_> {
     /// One line in hyperfine's manner, the larger-than-one factor first: "A is 3.20 ± 0.10
     /// times faster than B" (node counts: "A expands 2.50 ± 0.20 times fewer nodes than B") on the 60 instances both solved (geometric mean of per-instance
-    /// ratios, 95% CI 3.01-3.40; A lower on 55, higher on 3, tie on 2)". ± is the standard
+    /// ratios, 95% CI 3.01 to 3.40; A lower on 55, higher on 3, tie on 2)". ± is the standard
     /// error of the geometric mean. Without a ratio: "A and B: no instance both solved".
     pub fn sentence(&self) -> String {
         let Some(r) = self.ratio else {
@@ -490,7 +494,7 @@ impl Comparison<'_> {
         let pm =
             g.se.map_or_else(String::new, |s| format!(" ± {}", factor(s)));
         let ci = g.ci95.map_or_else(String::new, |(lo, hi)| {
-            format!(", 95% CI {}-{}", factor(lo), factor(hi))
+            format!(", 95% CI {} to {}", factor(lo), factor(hi))
         });
         let n = self.matched.len();
         let zero = if self.zero > 0 {
@@ -681,6 +685,20 @@ mod tests {
         assert!(s.contains("1 with a 0 left out"), "{s}");
         let none = compare(&rows, &a, &Pair::new("z", "h"), Metric::Time, 0.05).sentence();
         assert_eq!(none, "a/h and z/h: no instance both solved");
+    }
+
+    #[test]
+    fn factors_have_three_significant_digits() {
+        let f: Vec<String> = [1234.5, 12.34, 1.234, 0.1234, 0.01234, 0.001234, 0.0001234]
+            .iter()
+            .map(|&x| factor(x))
+            .collect();
+        assert_eq!(
+            f,
+            [
+                "1234", "12.3", "1.23", "0.123", "0.0123", "0.00123", "1.23e-4"
+            ]
+        );
     }
 
     #[test]
