@@ -11,7 +11,7 @@
 # `bench gen` makes boards by random walks of an exact length, not at an exact optimal depth,
 # so the script generates walks of 2, 4, ..., 40 moves (PER each) plus 10 * PER uniformly random
 # boards, solves them all, and groups the rows by the optimal solution length
-# (`bench report --by moves`); the table keeps the even depths 2..24 the textbook prints.
+# (`bench report --pivot depth`).
 source "$(dirname "$0")/lib.sh"
 
 SEED=${SEED:-1}
@@ -36,33 +36,34 @@ rm -f "$csv" "$csv.meta.json"
   ${THREADS:+--threads "$THREADS"} --quiet --out "$csv"
 
 "$BENCH" report "$csv" --by moves --format csv > "$OUT/by-depth.csv"
-even() { awk -F'|' 'NR <= 2 || ($2 + 0 >= 2 && $2 + 0 <= 24 && ($2 + 0) % 2 == 0)'; }
 {
   echo "# Heuristics on the 8-puzzle by solution depth"
   echo
   echo "Reproduce: \`scripts/heuristics-3x3.sh\` (SEED=$SEED, PER=$PER): random walks of 2, 4, ..., 40"
-  echo "moves ($PER boards each) and $((PER * 10)) uniformly random boards, grouped by optimal solution length;"
-  echo "even depths 2..24 shown. \`runs\` = boards at that depth (per pair)."
+  echo "moves ($PER boards each) and $((PER * 10)) uniformly random boards, grouped by optimal solution length."
+  echo "\`instances\` = boards at that depth (every pair ran each once)."
   echo
   machine
   echo
-  echo "## Mean nodes expanded"
+  echo "## Mean nodes expanded, \`bench report --pivot depth --format markdown\`"
   echo
-  pivot expanded_mean '%.1f' < "$OUT/by-depth.csv" | even
+  "$BENCH" report "$csv" --pivot depth --format markdown 2>/dev/null
   echo
-  echo "## Effective branching factor b* (from the mean nodes generated at each depth)"
+  echo "## Effective branching factor b*, \`bench report --pivot depth --pivot-value bstar --format markdown\`"
   echo
-  pivot bstar '%.3f' < "$OUT/by-depth.csv" | even
+  "$BENCH" report "$csv" --pivot depth --pivot-value bstar --format markdown 2>/dev/null
   echo
-  echo "## Full report (all depths), \`bench report --by moves --baseline idastar/manhattan --format markdown\`"
+  echo "## Linear conflict against Manhattan distance per instance, \`bench report --compare idastar/linear-conflict idastar/manhattan --format markdown\`"
   echo
-  "$BENCH" report "$csv" --by moves --baseline idastar/manhattan --format markdown
+  "$BENCH" report "$csv" --compare idastar/linear-conflict idastar/manhattan --format markdown 2>/dev/null
   echo
   echo "## Overall, \`bench report --baseline idastar/manhattan --format markdown\`"
   echo
-  "$BENCH" report "$csv" --baseline idastar/manhattan --format markdown
+  "$BENCH" report "$csv" --baseline idastar/manhattan --format markdown 2>/dev/null
   echo
-  echo "Figures: $OUT/plots/ (nodes_vs_length.svg, time_cdf.svg, memory_vs_length.svg, bstar_by_depth.svg)."
+  echo "All depths with every column: \`bench report $csv --by moves --columns all\` (also in"
+  echo "$OUT/by-depth.csv). Figures: $OUT/plots/ (nodes_vs_length, time_cdf, memory_vs_length,"
+  echo "bstar_by_depth; SVG and PDF)."
 } > results/heuristics-3x3.md
-"$BENCH" report "$csv" --plots "$OUT/plots" > /dev/null
+"$BENCH" report "$csv" --plots "$OUT/plots" --plot-format svg,pdf > /dev/null 2>&1
 echo "wrote results/heuristics-3x3.md"

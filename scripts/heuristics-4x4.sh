@@ -36,7 +36,7 @@ rm -f "$csv" "$csv.meta.json"
   echo "# Heuristics on the 15-puzzle (one seeded set of random walks)"
   echo
   echo "Reproduce: \`scripts/heuristics-4x4.sh\` (SEED=$SEED, PER=$PER, WALKS=\"$WALKS\", TIMEOUT=$TIMEOUT,"
-  echo "ALGOS=$ALGOS, HEURISTICS=$HEURISTICS). Statistics are over solved runs; limits hit are counted."
+  echo "ALGOS=$ALGOS, HEURISTICS=$HEURISTICS). Statistics are over solved runs; runs stopped by a limit are the gap in `solved` (`--columns all` counts them by kind)."
   echo
   machine
   echo
@@ -48,7 +48,17 @@ rm -f "$csv" "$csv.meta.json"
   echo
   "$BENCH" report "$csv" --by scramble --format markdown
   echo
-  echo "Figures: $OUT/plots/."
+  echo "## Linear conflict and the 6-6-3 database against Manhattan distance per instance (IDA*)"
+  echo
+  echo "\`bench report --compare idastar/linear-conflict idastar/manhattan --format markdown\`:"
+  echo
+  "$BENCH" report "$csv" --compare idastar/linear-conflict idastar/manhattan --format markdown
+  echo
+  echo "\`bench report --compare idastar/pdb:6-6-3 idastar/manhattan --format markdown\`:"
+  echo
+  "$BENCH" report "$csv" --compare idastar/pdb:6-6-3 idastar/manhattan --format markdown
+  echo
+  echo "Every column: add \`--columns all\`. Figures: $OUT/plots/ (SVG and PDF)."
 } > results/heuristics-4x4.md
-"$BENCH" report "$csv" --plots "$OUT/plots" > /dev/null
+"$BENCH" report "$csv" --plots "$OUT/plots" --plot-format svg,pdf > /dev/null 2>&1
 echo "wrote results/heuristics-4x4.md"

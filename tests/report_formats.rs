@@ -568,3 +568,33 @@ fn compare_gives_the_hand_computed_geometric_mean_and_interval() {
             "the two configurations are the same",
         ));
 }
+
+#[test]
+fn unsolved_instances_take_the_optimal_column_of_their_file() {
+    // Korf's instance 1 (published optimal length 57) stopped by a node limit: the pivot puts
+    // it at depth 57 from the file's `optimal` column. Instance 2 run for the other goal is
+    // not the file's problem: it stays `unsolved`.
+    let korf = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/korf100.txt");
+    let head = std::fs::read_to_string(fixture("shard_a.csv"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let k = path(&korf);
+    let body = format!(
+        "{head}\n\
+         r9,{k},1,4,4,blank-first,,idastar,manhattan,1,node-limit,,true,1000,2000,50,1024,1.0,1.0,0.01,41,,\n\
+         r9,{k},2,4,4,blank-last,,idastar,manhattan,1,node-limit,,true,1000,2000,50,1024,1.0,1.0,0.01,41,,\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("k.csv");
+    std::fs::write(&f, body).unwrap();
+    let (out, _) = report(&[path(&f), "--pivot", "depth", "--format", "csv"]);
+    let depths: Vec<String> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect();
+    assert_eq!(depths, ["57", "unsolved"], "{out}");
+}

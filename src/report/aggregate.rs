@@ -249,9 +249,11 @@ pub fn group_branching_factor(runs: &[(u32, f64)]) -> Option<f64> {
 type InstanceKey<'a> = (&'a str, &'a str, u32, u32, &'a str);
 
 /// The solution length of each instance for `--by moves`: the shortest solution found by a
-/// run whose algorithm is optimal (`optimal = true`) on that instance. Instances no optimal
-/// run solved are absent; their rows are grouped by their own solution length if solved, else
-/// as `unsolved`.
+/// run whose algorithm is optimal (`optimal = true`) on that instance; for an instance no
+/// optimal run solved, the `optimal` column of its instance file (e.g. Korf's published
+/// lengths), when the file can be read at the path the results name and its goal and size are
+/// the row's. Instances without either are absent; their rows are grouped by their own
+/// solution length if solved, else as `unsolved`.
 pub fn instance_lengths(records: &[Row]) -> HashMap<InstanceKey<'_>, u32> {
     let mut out: HashMap<InstanceKey<'_>, u32> = HashMap::new();
     for r in records {
@@ -264,7 +266,46 @@ pub fn instance_lengths(records: &[Row]) -> HashMap<InstanceKey<'_>, u32> {
                 .or_insert(m);
         }
     }
+    let mut files: HashMap<&str, Option<Published>> = HashMap::new();
+    for r in records {
+        let key = r.instance_key();
+        if out.contains_key(&key) {
+            continue;
+        }
+        let known = files
+            .entry(r.instance_file.as_str())
+            .or_insert_with(|| published_lengths(&r.instance_file));
+        if let Some((rows, cols, goal, len)) = known.as_ref().and_then(|m| m.get(&r.instance_id))
+            && (*rows, *cols) == (r.rows, r.cols)
+            && *goal == r.goal
+        {
+            out.insert(key, *len);
+        }
+    }
     out
+}
+
+/// Per instance id: (rows, cols, goal, the `optimal` column) of an instance file.
+type Published = HashMap<String, (u32, u32, String, u32)>;
+
+/// The `optimal` column of the instance file at `path`, per instance id, with the file's size
+/// and goal; `None` if the file cannot be read or has no such column.
+fn published_lengths(path: &str) -> Option<Published> {
+    let (set, _, extras) =
+        crate::instances::read_detailed(std::path::Path::new(path), None).ok()?;
+    let goal = set.goal.to_string();
+    let m: Published = set
+        .instances
+        .iter()
+        .zip(&extras.optimal)
+        .filter_map(|(i, o)| {
+            Some((
+                i.id.clone(),
+                (set.rows as u32, set.cols as u32, goal.clone(), (*o)?),
+            ))
+        })
+        .collect();
+    (!m.is_empty()).then_some(m)
 }
 
 /// The group coordinates of one row.

@@ -120,7 +120,7 @@ impl Scale {
             Self::Bytes => v.log2(),
         }
     }
-    fn from_axis(self, t: f64) -> f64 {
+    fn value_at(self, t: f64) -> f64 {
         match self {
             Self::Linear { .. } => t,
             Self::Log10 => 10f64.powf(t),
@@ -625,8 +625,8 @@ fn tick_label(scale: Scale, t: f64, step: f64) -> String {
             };
             format!("{t:.digits$}")
         }
-        Scale::Log10 => log10_label(scale.from_axis(t)),
-        Scale::Bytes => bytes_label(scale.from_axis(t)),
+        Scale::Log10 => log10_label(scale.value_at(t)),
+        Scale::Bytes => bytes_label(scale.value_at(t)),
     }
 }
 

@@ -485,7 +485,7 @@ pub fn summary_table(
     }
 }
 
-/// Renders the summaries in `format` with the format's default column set. `by` names the
+/// Renders the summaries in `format` with every column (`bench run`'s summary). `by` names the
 /// group columns; `baseline` is the `algorithm/heuristic` the ratio columns refer to, if any.
 pub fn render(
     summaries: &[Summary],
@@ -493,7 +493,7 @@ pub fn render(
     baseline: Option<&str>,
     format: Format,
 ) -> String {
-    render_with(summaries, by, baseline, Columns::Default, format)
+    render_with(summaries, by, baseline, Columns::All, format)
 }
 
 /// [`render`] with the column set `columns_shown`.
