@@ -717,7 +717,12 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
 
     // Figures: the SVGs of `--plots`, drawn into a scratch directory and inlined.
     let scratch = tempfile::tempdir().map_err(HtmlError::Scratch)?;
-    let (written, _) = plots::write_plots(scratch.path(), input.records)?;
+    // Captions in the page carry the titles (as in a paper).
+    let untitled = plots::PlotOptions {
+        titles: false,
+        ..plots::PlotOptions::default()
+    };
+    let (written, _) = plots::write_plots_with(scratch.path(), input.records, &untitled)?;
     let mut figures = String::new();
     for (n, path) in written.iter().enumerate() {
         let svg = std::fs::read_to_string(path).map_err(HtmlError::Scratch)?;
