@@ -450,8 +450,8 @@ pub fn compare<'a>(
     }
 }
 
-/// A factor with three significant digits.
-fn factor(x: f64) -> String {
+/// A factor with three significant digits (the comparison sentences and `--compare`'s table).
+pub(crate) fn factor(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}")
     } else if x >= 10.0 {
@@ -518,9 +518,10 @@ impl Comparison<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
+    /// A row of instance `id`, also the fixture of [`super::super::spread`]'s tests.
     pub(crate) fn row(id: &str, alg: &str, rep: u32, status: Outcome, ms: f64, exp: u64) -> Row {
         Row {
             run_id: "r".into(),

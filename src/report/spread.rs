@@ -251,41 +251,9 @@ mod tests {
     use super::*;
     use crate::results::Outcome;
 
+    /// A solved row (one node expanded) taking `ms`.
     fn row(id: &str, alg: &str, rep: u32, ms: f64) -> Row {
-        Row {
-            run_id: "r".into(),
-            instance_file: "f".into(),
-            instance_id: id.into(),
-            rows: 3,
-            cols: 3,
-            goal: "blank-last".into(),
-            scramble_moves: None,
-            algorithm: alg.into(),
-            heuristic: "h".into(),
-            repetition: rep,
-            status: Outcome::Solved,
-            moves: Some(4),
-            lower_bound: None,
-            optimal: Some(true),
-            known_optimal: None,
-            suboptimal: None,
-            nodes_expanded: Some(1),
-            nodes_generated: Some(2),
-            iterations: None,
-            peak_stored_nodes: None,
-            peak_heap_bytes: None,
-            peak_rss_bytes: None,
-            wall_ms: ms,
-            search_ms: None,
-            cpu_ms: None,
-            user_ms: None,
-            sys_ms: None,
-            measured_by: None,
-            setup_ms: None,
-            initial_h: None,
-            message: None,
-            solution: None,
-        }
+        crate::report::compare::tests::row(id, alg, rep, Outcome::Solved, ms, 1)
     }
 
     fn fixture() -> Vec<Row> {
