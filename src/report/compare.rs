@@ -450,8 +450,8 @@ pub fn compare<'a>(
     }
 }
 
-/// A factor with three significant digits (the comparison sentences and `--compare`'s table).
-pub(crate) fn factor(x: f64) -> String {
+/// A factor with three significant digits.
+fn factor(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}")
     } else if x >= 10.0 {

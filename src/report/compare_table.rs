@@ -51,6 +51,18 @@ pub fn compare_groups<'a>(
     out
 }
 
+fn factor(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else if x >= 0.01 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
 /// The comparison as a [`Table`]: per line the group, the metric, the instances both solved
 /// and solved by one only, the geometric mean of the per-instance ratios A / B with its 95%
 /// confidence interval, and A lower / higher / tie counts. The notes say it in words.
@@ -115,10 +127,10 @@ pub fn compare_table(lines: &[Line<'_>], by: &[GroupBy], a: &Pair, b: &Pair) -> 
             c.matched.len().to_string(),
             c.only_a.to_string(),
             c.only_b.to_string(),
-            r.map_or_else(|| "-".into(), |r| compare::factor(r.geo_mean)),
+            r.map_or_else(|| "-".into(), |r| factor(r.geo_mean)),
             r.and_then(|r| r.ci95).map_or_else(
                 || "-".into(),
-                |(lo, hi)| format!("{}-{}", compare::factor(lo), compare::factor(hi)),
+                |(lo, hi)| format!("{}-{}", factor(lo), factor(hi)),
             ),
             c.wins.to_string(),
             c.losses.to_string(),
