@@ -288,39 +288,99 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
 // The 4 x 4 with Manhattan distance: a specialised kernel.
 
 /// IDA* + Manhattan on the 4 x 4, the literature's benchmark, specialised: the position is a
-/// `u64` of 16 nibbles kept in a register (a move is two XORs), the heuristic's change per move
-/// comes from one table indexed by (tile, from, to), and every table is a fixed-size array
-/// indexed with masked indices, so the hot loop has no bounds checks. Same successor order,
-/// pruning, counts and path as the generic [`Ida`] (Korf's counts node for node).
+/// `u64` of 16 nibbles kept in a register (a move is two XORs), the search is a loop over an
+/// explicit stack (no call per node), and everything a move needs comes from small tables
+/// indexed by one byte, the move's *code* `next << 4 | blank` (the blank's cell before and
+/// after it; never 0, as the two cells differ).
+///
+/// Manhattan changes by exactly 1 per move, so f = g + h keeps its parity and a child's f is
+/// its parent's or 2 more. The kernel therefore keeps no h and no f, only the *slack*
+/// `bound - f` (even, never negative on the path): a move costs 0 of it (the tile moves
+/// towards its goal cell) or 2; a child whose cost exceeds its parent's slack is over the
+/// bound (it is counted as generated and pruned in the parent), the goal is the position equal
+/// to the goal's, and the next bound is the current one plus 2 (every pruned child has
+/// f = bound + 2, and an iteration that fails has pruned some).
+///
+/// A node's children are counted as generated when it is expanded, all at once; when the goal
+/// is found, the children not yet visited on the path to it are taken back off, so that the
+/// counts are Korf's (the search stops at the goal, before its later siblings and those of its
+/// ancestors are generated). Same successor order, pruning, counts and path as the generic
+/// [`Ida`].
 struct Manhattan4x4 {
-    /// `neighbours[c][..count[c]]`: the blank's moves from cell `c` in Korf's order.
-    neighbours: [[u8; 4]; 16],
-    count: [u8; 16],
-    /// `delta[t << 8 | from << 4 | to]`: how Manhattan changes when tile `t` moves from cell
-    /// `from` to cell `to`.
-    delta: [i8; 4096],
+    /// `cost[tile << 8 | code]`: the slack a move costs (0 or 2) when it moves `tile`.
+    cost: [u8; 4096],
+    /// `children[code]`: the moves from the cell the blank reached with move `code`, in Korf's
+    /// order, without the move back: their codes in the bytes of a `u32` from the lowest,
+    /// ending at the first zero byte.
+    children: [u32; 256],
+    /// `child_count[code]`: how many codes `children[code]` holds.
+    child_count: [u8; 256],
+    /// The moves from each cell (all of them: the root has no parent).
+    root: [u32; 16],
+    root_count: [u8; 16],
+    /// The goal's position.
+    goal: u64,
     bound: u32,
-    next_bound: u32,
     generated: u64,
     expanded: u64,
     max_depth: u64,
-    /// The blank's cells from the goal back to the root, filled while unwinding from the goal.
+    /// The blank's cells from the root to the goal, once found.
     path: Vec<u8>,
     stopped: Option<Status>,
     budget: Budget,
 }
 
-/// No cell: the root's parent.
-const NO_PARENT: usize = 16;
+/// One ancestor of the node being searched: its position, its moves not yet tried and its
+/// slack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    state: u64,
+    moves: u32,
+    slack: u32,
+}
+
+/// Frames on the explicit stack: more than the longest optimal 15-puzzle solution (80 moves)
+/// needs; a bound past it stops the search with [`Status::DepthLimit`] (it cannot happen on a
+/// solvable board). A power of two, so that masked indices need no bounds checks.
+const STACK: usize = 256;
+
+/// The cell of the blank (the zero nibble) in a position.
+fn blank_cell(state: u64) -> u8 {
+    (0..16u8)
+        .find(|&c| (state >> (4 * c)) & 15 == 0)
+        .unwrap_or(0)
+}
+
+/// How many move codes a packed list holds (its nonzero bytes).
+fn move_count(moves: u32) -> u64 {
+    (0..4).filter(|b| (moves >> (8 * b)) & 0xff != 0).count() as u64
+}
+
+/// The codes of the blank's moves from `cell` in Korf's order, except to `skip`, packed from
+/// the lowest byte, and how many there are.
+fn pack_moves(geometry: &Geometry, cell: usize, skip: usize) -> (u32, u8) {
+    let mut packed = 0u32;
+    let mut n = 0u8;
+    for &next in &geometry.neighbours[cell][..usize::from(geometry.neighbour_count[cell])] {
+        let next = usize::from(next);
+        if next != skip {
+            packed |= ((next << 4 | cell) as u32) << (8 * n);
+            n += 1;
+        }
+    }
+    (packed, n)
+}
 
 impl Manhattan4x4 {
     fn new(geometry: &Geometry, h: &crate::heuristic::Manhattan, budget: Budget) -> Self {
         let mut k = Manhattan4x4 {
-            neighbours: [[0; 4]; 16],
-            count: [0; 16],
-            delta: [0; 4096],
+            cost: [0; 4096],
+            children: [0; 256],
+            child_count: [0; 256],
+            root: [0; 16],
+            root_count: [0; 16],
+            goal: 0,
             bound: 0,
-            next_bound: u32::MAX,
             generated: 1, // the root, counted once for the whole run (Korf's convention)
             expanded: 0,
             max_depth: 1,
@@ -328,69 +388,136 @@ impl Manhattan4x4 {
             stopped: None,
             budget,
         };
-        for c in 0..16 {
-            k.count[c] = geometry.neighbour_count[c];
-            k.neighbours[c] = geometry.neighbours[c];
-        }
-        for t in 1..16u8 {
-            for from in 0..16 {
-                for to in 0..16 {
-                    let d = h.tile_distance(t, to) as i32 - h.tile_distance(t, from) as i32;
-                    k.delta[usize::from(t) << 8 | from << 4 | to] = d as i8;
+        for cell in 0..16 {
+            (k.root[cell], k.root_count[cell]) = pack_moves(geometry, cell, NO_PARENT);
+            for &next in &geometry.neighbours[cell][..usize::from(geometry.neighbour_count[cell])] {
+                let next = usize::from(next);
+                let code = next << 4 | cell;
+                (k.children[code], k.child_count[code]) = pack_moves(geometry, next, cell);
+                for t in 1..16u8 {
+                    // The tile on `next` moves to `cell`.
+                    let d = h.tile_distance(t, cell) + 1 - h.tile_distance(t, next);
+                    k.cost[usize::from(t) << 8 | code] = d as u8;
                 }
             }
         }
+        k.goal = (0..16).fold(0u64, |acc, c| {
+            acc | (geometry.goal.tile_at(c, 16) as u64) << (4 * c)
+        });
         k
     }
 
-    /// Searches below the position `state` (blank on `blank`, reached from `parent` after `g`
-    /// moves, Manhattan `h`); `true` when the recursion must unwind (goal or limit).
-    fn probe(&mut self, state: u64, blank: usize, parent: usize, g: u32, h: u32) -> bool {
-        if h == 0 {
-            // Manhattan is 0 only on the goal.
+    /// One iteration from the root `root` (blank on `blank`, Manhattan `h0 <= bound`):
+    /// `true` when the search must stop (goal found, path collected, or a limit reached).
+    fn iterate(&mut self, root: u64, blank: usize, h0: u32) -> bool {
+        if root == self.goal {
             self.path.push(blank as u8);
             return true;
         }
-        self.expanded += 1;
-        let child_depth = u64::from(g) + 2;
-        if child_depth > self.max_depth {
-            self.max_depth = child_depth;
+        if self.bound as usize + 1 >= STACK {
+            // Depths stay within the bound: the stack holds at most `bound` frames.
+            self.stopped = Some(Status::DepthLimit);
+            return true;
         }
-        let blank = blank & 15;
-        let moves = self.neighbours[blank];
-        for &next in moves.iter().take(usize::from(self.count[blank])) {
-            let next = usize::from(next) & 15;
-            if next == parent {
+        let mut stack = [Frame::default(); STACK];
+        let mut sp = 0usize;
+        let mut generated = self.generated;
+        let mut expanded = self.expanded + 1;
+        let mut max_depth = self.max_depth.max(2);
+        let mut state = root;
+        let mut moves = self.root[blank & 15];
+        let mut slack = self.bound - h0;
+        let added = u64::from(self.root_count[blank & 15]);
+        if generated + added >= self.budget.next_check
+            && let Some(stop) = self.limit_within(generated, added)
+        {
+            self.stop(stop, expanded, max_depth);
+            return true;
+        }
+        generated += added;
+        loop {
+            if moves == 0 {
+                if sp == 0 {
+                    break;
+                }
+                sp -= 1;
+                let f = stack[sp & (STACK - 1)];
+                (state, moves, slack) = (f.state, f.moves, f.slack);
                 continue;
             }
-            self.generated += 1;
-            if self.generated >= self.budget.next_check
-                && let Some(s) = self.budget.check(self.generated)
-            {
-                self.stopped = Some(s);
-                return true;
-            }
+            let code = (moves & 0xff) as usize;
+            moves >>= 8;
+            let next = code >> 4;
             let tile = (state >> (4 * next)) & 15;
-            let d = self.delta[(tile as usize) << 8 | next << 4 | blank];
-            let h2 = h.wrapping_add(d as i32 as u32);
-            let f2 = g + 1 + h2;
-            if f2 > self.bound {
-                if f2 < self.next_bound {
-                    self.next_bound = f2;
-                }
-                continue;
+            let cost = u32::from(self.cost[(tile as usize) << 8 | code]);
+            if cost > slack {
+                continue; // over the bound: generated (counted) and pruned
             }
-            let child = state ^ tile << (4 * next) ^ tile << (4 * blank);
-            if self.probe(child, next, blank, g + 1, h2) {
-                if self.stopped.is_none() {
-                    self.path.push(blank as u8);
+            let child = state ^ tile << (4 * next) ^ tile << (4 * (code & 15));
+            if child == self.goal {
+                // Take back the children not generated before the search stopped here.
+                generated -= move_count(moves);
+                for f in &stack[..sp] {
+                    generated -= move_count(f.moves);
+                    self.path.push(blank_cell(f.state));
                 }
+                self.path.push(blank_cell(state));
+                self.path.push(next as u8);
+                (self.generated, self.expanded, self.max_depth) = (generated, expanded, max_depth);
                 return true;
             }
+            stack[sp & (STACK - 1)] = Frame {
+                state,
+                moves,
+                slack,
+            };
+            sp += 1;
+            state = child;
+            slack -= cost;
+            moves = self.children[code & 0xff];
+            expanded += 1;
+            let depth = sp as u64 + 2;
+            if depth > max_depth {
+                max_depth = depth;
+            }
+            let added = u64::from(self.child_count[code & 0xff]);
+            if generated + added >= self.budget.next_check
+                && let Some(stop) = self.limit_within(generated, added)
+            {
+                self.stop(stop, expanded, max_depth);
+                return true;
+            }
+            generated += added;
         }
+        (self.generated, self.expanded, self.max_depth) = (generated, expanded, max_depth);
         false
     }
+
+    /// The limit reached, if any, while `added` nodes are counted after `generated`, one at a
+    /// time (as if each were checked when generated); on a stop, `self.generated` is the
+    /// count it stopped at.
+    #[cold]
+    #[inline(never)]
+    fn limit_within(&mut self, generated: u64, added: u64) -> Option<Status> {
+        for n in generated + 1..=generated + added {
+            if n >= self.budget.next_check
+                && let Some(stop) = self.budget.check(n)
+            {
+                self.generated = n;
+                return Some(stop);
+            }
+        }
+        None
+    }
+
+    fn stop(&mut self, status: Status, expanded: u64, max_depth: u64) {
+        self.stopped = Some(status);
+        (self.expanded, self.max_depth) = (expanded, max_depth);
+    }
 }
+
+/// No cell: the root's parent.
+const NO_PARENT: usize = 16;
 
 /// [`run`] for IDA* + Manhattan on the 4 x 4 (see [`Manhattan4x4`]).
 fn run_manhattan_4x4(
@@ -408,9 +535,8 @@ fn run_manhattan_4x4(
     let mut per_iteration = Vec::new();
     let status = loop {
         iterations += 1;
-        k.next_bound = u32::MAX;
         let (expanded0, generated0) = (k.expanded, k.generated);
-        let done = k.probe(state, blank, NO_PARENT, 0, h0);
+        let done = k.iterate(state, blank, h0);
         per_iteration.push(IterationCount {
             bound: k.bound,
             expanded: k.expanded - expanded0,
@@ -420,10 +546,8 @@ fn run_manhattan_4x4(
         if done {
             break k.stopped.unwrap_or(Status::Solved);
         }
-        if k.next_bound == u32::MAX {
-            break Status::NodeLimit;
-        }
-        k.bound = k.next_bound;
+        // Every pruned child had f = bound + 2 (see `Manhattan4x4`).
+        k.bound += 2;
         if k.generated >= k.budget.next_check
             && let Some(s) = k.budget.check(k.generated)
         {
@@ -431,7 +555,7 @@ fn run_manhattan_4x4(
         }
     };
     let moves = (status == Status::Solved).then(|| {
-        let blanks: Vec<usize> = k.path.iter().rev().map(|&b| usize::from(b)).collect();
+        let blanks: Vec<usize> = k.path.iter().map(|&b| usize::from(b)).collect();
         moves_between_blanks(geometry, &blanks)
     });
     RawOutcome {
@@ -442,7 +566,9 @@ fn run_manhattan_4x4(
             expanded: k.expanded,
             generated: k.generated,
             stored_peak: k.max_depth,
-            memory_bytes: (k.path.capacity() + std::mem::size_of::<u64>()) as u64,
+            memory_bytes: (k.path.capacity()
+                + std::mem::size_of::<[Frame; STACK]>()
+                + std::mem::size_of::<u64>()) as u64,
             iterations: Some(iterations),
             helper_cpu: Duration::ZERO,
             lower_bound: (status != Status::Solved).then_some(k.bound),
