@@ -297,15 +297,15 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
 /// its parent's or 2 more. The kernel therefore keeps no h and no f, only the *slack*
 /// `bound - f` (even, never negative on the path): a move costs 0 of it (the tile moves
 /// towards its goal cell) or 2; a child whose cost exceeds its parent's slack is over the
-/// bound (it is counted as generated and pruned in the parent), the goal is the position equal
-/// to the goal's, and the next bound is the current one plus 2 (every pruned child has
+/// bound (counted as generated and pruned in the parent), the goal is the position equal to
+/// the goal's, and the next bound is the current one plus 2 (every pruned child has
 /// f = bound + 2, and an iteration that fails has pruned some).
 ///
-/// A node's children are counted as generated when it is expanded, all at once; when the goal
-/// is found, the children not yet visited on the path to it are taken back off, so that the
-/// counts are Korf's (the search stops at the goal, before its later siblings and those of its
-/// ancestors are generated). Same successor order, pruning, counts and path as the generic
-/// [`Ida`].
+/// A node's moves not yet tried wait on the stack in one `u32`; a node whose last move is
+/// being tried needs no frame, so the stack holds only ancestors with moves left, each with
+/// its depth, and the path is kept as one move code per depth. Same successor order, pruning,
+/// counts (one at a time, as each child is generated, limits included) and path as the
+/// generic [`Ida`].
 struct Manhattan4x4 {
     /// `cost[tile << 8 | code]`: the slack a move costs (0 or 2) when it moves `tile`.
     cost: [u8; 4096],
@@ -313,11 +313,8 @@ struct Manhattan4x4 {
     /// order, without the move back: their codes in the bytes of a `u32` from the lowest,
     /// ending at the first zero byte.
     children: [u32; 256],
-    /// `child_count[code]`: how many codes `children[code]` holds.
-    child_count: [u8; 256],
     /// The moves from each cell (all of them: the root has no parent).
     root: [u32; 16],
-    root_count: [u8; 16],
     /// The goal's position.
     goal: u64,
     bound: u32,
@@ -330,37 +327,27 @@ struct Manhattan4x4 {
     budget: Budget,
 }
 
-/// One ancestor of the node being searched: its position, its moves not yet tried and its
-/// slack.
+/// An ancestor of the node being searched that has moves left: its position, those moves,
+/// its slack and its depth.
 #[derive(Clone, Copy, Default)]
 struct Frame {
     state: u64,
     moves: u32,
-    slack: u32,
+    slack: u16,
+    depth: u16,
 }
 
-/// Frames on the explicit stack: more than the longest optimal 15-puzzle solution (80 moves)
-/// needs; a bound past it stops the search with [`Status::DepthLimit`] (it cannot happen on a
-/// solvable board). A power of two, so that masked indices need no bounds checks.
+/// Depths the explicit stack and the path hold: more than the longest optimal 15-puzzle
+/// solution (80 moves) needs; a bound past it stops the search with [`Status::DepthLimit`]
+/// (it cannot happen on a solvable board). A power of two, so that masked indices need no
+/// bounds checks.
 const STACK: usize = 256;
 
-/// The cell of the blank (the zero nibble) in a position.
-fn blank_cell(state: u64) -> u8 {
-    (0..16u8)
-        .find(|&c| (state >> (4 * c)) & 15 == 0)
-        .unwrap_or(0)
-}
-
-/// How many move codes a packed list holds (its nonzero bytes).
-fn move_count(moves: u32) -> u64 {
-    (0..4).filter(|b| (moves >> (8 * b)) & 0xff != 0).count() as u64
-}
-
 /// The codes of the blank's moves from `cell` in Korf's order, except to `skip`, packed from
-/// the lowest byte, and how many there are.
-fn pack_moves(geometry: &Geometry, cell: usize, skip: usize) -> (u32, u8) {
+/// the lowest byte.
+fn pack_moves(geometry: &Geometry, cell: usize, skip: usize) -> u32 {
     let mut packed = 0u32;
-    let mut n = 0u8;
+    let mut n = 0;
     for &next in &geometry.neighbours[cell][..usize::from(geometry.neighbour_count[cell])] {
         let next = usize::from(next);
         if next != skip {
@@ -368,7 +355,7 @@ fn pack_moves(geometry: &Geometry, cell: usize, skip: usize) -> (u32, u8) {
             n += 1;
         }
     }
-    (packed, n)
+    packed
 }
 
 impl Manhattan4x4 {
@@ -376,9 +363,7 @@ impl Manhattan4x4 {
         let mut k = Manhattan4x4 {
             cost: [0; 4096],
             children: [0; 256],
-            child_count: [0; 256],
             root: [0; 16],
-            root_count: [0; 16],
             goal: 0,
             bound: 0,
             generated: 1, // the root, counted once for the whole run (Korf's convention)
@@ -389,15 +374,15 @@ impl Manhattan4x4 {
             budget,
         };
         for cell in 0..16 {
-            (k.root[cell], k.root_count[cell]) = pack_moves(geometry, cell, NO_PARENT);
+            k.root[cell] = pack_moves(geometry, cell, NO_PARENT);
             for &next in &geometry.neighbours[cell][..usize::from(geometry.neighbour_count[cell])] {
                 let next = usize::from(next);
                 let code = next << 4 | cell;
-                (k.children[code], k.child_count[code]) = pack_moves(geometry, next, cell);
+                k.children[code] = pack_moves(geometry, next, cell);
                 for t in 1..16u8 {
-                    // The tile on `next` moves to `cell`.
-                    let d = h.tile_distance(t, cell) + 1 - h.tile_distance(t, next);
-                    k.cost[usize::from(t) << 8 | code] = d as u8;
+                    // The tile on `next` moves to `cell`: 1 + the change of its distance.
+                    let cost = h.tile_distance(t, cell) + 1 - h.tile_distance(t, next);
+                    k.cost[usize::from(t) << 8 | code] = cost as u8;
                 }
             }
         }
@@ -414,106 +399,103 @@ impl Manhattan4x4 {
             self.path.push(blank as u8);
             return true;
         }
-        if self.bound as usize + 1 >= STACK {
-            // Depths stay within the bound: the stack holds at most `bound` frames.
+        if self.bound as usize >= STACK {
+            // Depths stay within the bound, and the stack and path hold `STACK` of them.
             self.stopped = Some(Status::DepthLimit);
             return true;
         }
         let mut stack = [Frame::default(); STACK];
+        let mut codes = [0u8; STACK];
         let mut sp = 0usize;
         let mut generated = self.generated;
+        // The inner loop leaves when the next child's count reaches `budget.next_check`: the
+        // call to the budget stays out of it (so it costs the hot loop no registers).
+        let mut last_unchecked = self.budget.next_check.saturating_sub(1);
         let mut expanded = self.expanded + 1;
-        let mut max_depth = self.max_depth.max(2);
+        let mut deepest = 0usize;
         let mut state = root;
         let mut moves = self.root[blank & 15];
         let mut slack = self.bound - h0;
-        let added = u64::from(self.root_count[blank & 15]);
-        if generated + added >= self.budget.next_check
-            && let Some(stop) = self.limit_within(generated, added)
-        {
-            self.stop(stop, expanded, max_depth);
-            return true;
-        }
-        generated += added;
-        loop {
-            if moves == 0 {
-                if sp == 0 {
-                    break;
+        let mut depth = 0usize;
+        let found = loop {
+            let exit = loop {
+                if moves == 0 {
+                    if sp == 0 {
+                        break Exit::Done;
+                    }
+                    sp -= 1;
+                    let f = stack[sp & (STACK - 1)];
+                    (state, moves) = (f.state, f.moves);
+                    (slack, depth) = (u32::from(f.slack), usize::from(f.depth));
                 }
-                sp -= 1;
-                let f = stack[sp & (STACK - 1)];
-                (state, moves, slack) = (f.state, f.moves, f.slack);
-                continue;
-            }
-            let code = (moves & 0xff) as usize;
-            moves >>= 8;
-            let next = code >> 4;
-            let tile = (state >> (4 * next)) & 15;
-            let cost = u32::from(self.cost[(tile as usize) << 8 | code]);
-            if cost > slack {
-                continue; // over the bound: generated (counted) and pruned
-            }
-            let child = state ^ tile << (4 * next) ^ tile << (4 * (code & 15));
-            if child == self.goal {
-                // Take back the children not generated before the search stopped here.
-                generated -= move_count(moves);
-                for f in &stack[..sp] {
-                    generated -= move_count(f.moves);
-                    self.path.push(blank_cell(f.state));
+                if generated >= last_unchecked {
+                    break Exit::Check;
                 }
-                self.path.push(blank_cell(state));
-                self.path.push(next as u8);
-                (self.generated, self.expanded, self.max_depth) = (generated, expanded, max_depth);
-                return true;
-            }
-            stack[sp & (STACK - 1)] = Frame {
-                state,
-                moves,
-                slack,
+                let code = (moves & 0xff) as usize;
+                moves >>= 8;
+                generated += 1;
+                let next = code >> 4;
+                let tile = (state >> (4 * next)) & 15;
+                let cost = u32::from(self.cost[(tile as usize) << 8 | code]);
+                if cost > slack {
+                    continue; // over the bound: generated (counted) and pruned
+                }
+                let child = state ^ tile << (4 * next) ^ tile << (4 * (code & 15));
+                codes[depth & (STACK - 1)] = code as u8;
+                if child == self.goal {
+                    break Exit::Goal;
+                }
+                if moves != 0 {
+                    stack[sp & (STACK - 1)] = Frame {
+                        state,
+                        moves,
+                        slack: slack as u16,
+                        depth: depth as u16,
+                    };
+                    sp += 1;
+                }
+                depth += 1;
+                deepest = deepest.max(depth);
+                state = child;
+                slack -= cost;
+                moves = self.children[code];
+                expanded += 1;
             };
-            sp += 1;
-            state = child;
-            slack -= cost;
-            moves = self.children[code & 0xff];
-            expanded += 1;
-            let depth = sp as u64 + 2;
-            if depth > max_depth {
-                max_depth = depth;
+            match exit {
+                Exit::Done => break false,
+                Exit::Goal => {
+                    self.path.push(blank as u8);
+                    let on_path = &codes[..=depth & (STACK - 1)];
+                    self.path.extend(on_path.iter().map(|&c| c >> 4));
+                    break true;
+                }
+                Exit::Check => {
+                    // The limits as the next child is counted.
+                    if let Some(stop) = self.budget.check(generated + 1) {
+                        generated += 1;
+                        self.stopped = Some(stop);
+                        break false;
+                    }
+                    last_unchecked = self.budget.next_check.saturating_sub(1).max(generated + 1);
+                }
             }
-            let added = u64::from(self.child_count[code & 0xff]);
-            if generated + added >= self.budget.next_check
-                && let Some(stop) = self.limit_within(generated, added)
-            {
-                self.stop(stop, expanded, max_depth);
-                return true;
-            }
-            generated += added;
-        }
-        (self.generated, self.expanded, self.max_depth) = (generated, expanded, max_depth);
-        false
+        };
+        self.generated = generated;
+        self.expanded = expanded;
+        // Expanded nodes lie `deepest` moves deep at most; the root's 0 included.
+        self.max_depth = self.max_depth.max(deepest as u64 + 2);
+        found || self.stopped.is_some()
     }
+}
 
-    /// The limit reached, if any, while `added` nodes are counted after `generated`, one at a
-    /// time (as if each were checked when generated); on a stop, `self.generated` is the
-    /// count it stopped at.
-    #[cold]
-    #[inline(never)]
-    fn limit_within(&mut self, generated: u64, added: u64) -> Option<Status> {
-        for n in generated + 1..=generated + added {
-            if n >= self.budget.next_check
-                && let Some(stop) = self.budget.check(n)
-            {
-                self.generated = n;
-                return Some(stop);
-            }
-        }
-        None
-    }
-
-    fn stop(&mut self, status: Status, expanded: u64, max_depth: u64) {
-        self.stopped = Some(status);
-        (self.expanded, self.max_depth) = (expanded, max_depth);
-    }
+/// Why [`Manhattan4x4::iterate`]'s inner loop stopped.
+enum Exit {
+    /// The iteration is complete.
+    Done,
+    /// The last child generated is the goal.
+    Goal,
+    /// The next child's count is due for a check of the limits.
+    Check,
 }
 
 /// No cell: the root's parent.
@@ -568,10 +550,116 @@ fn run_manhattan_4x4(
             stored_peak: k.max_depth,
             memory_bytes: (k.path.capacity()
                 + std::mem::size_of::<[Frame; STACK]>()
+                + STACK
                 + std::mem::size_of::<u64>()) as u64,
             iterations: Some(iterations),
             helper_cpu: Duration::ZERO,
             lower_bound: (status != Status::Solved).then_some(k.bound),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The 4 x 4 Manhattan kernel against the generic [`Ida`] (a separate implementation that
+    //! prunes, counts and orders moves per node, with h and the next bound computed as the
+    //! textbook does): same path, counts, depth and iterations, on random walks to both goals
+    //! and at node limits. Korf's published counts are checked in `tests/korf.rs`.
+
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::board::{Board, Goal};
+    use crate::heuristic::Manhattan;
+    use crate::instances::random_walk;
+
+    fn both(board: &Board, goal: Goal, limits: &Limits) -> (RawOutcome, RawOutcome) {
+        let geometry = Geometry::new(4, 4, goal);
+        let h = Manhattan::new(&geometry);
+        let tiles = geometry.compact_tiles(board);
+        let kernel = run_manhattan_4x4(&geometry, &tiles, &h, limits);
+        let generic = run_with::<_, _, false>(&geometry, &tiles, &h, limits, 100, None);
+        (kernel, generic)
+    }
+
+    fn assert_same(k: &RawOutcome, g: &RawOutcome, what: &str) {
+        assert_eq!(k.status, g.status, "{what}");
+        assert_eq!(k.moves, g.moves, "{what}");
+        assert_eq!(k.stats.generated, g.stats.generated, "{what}");
+        assert_eq!(k.stats.expanded, g.stats.expanded, "{what}");
+        assert_eq!(k.stats.stored_peak, g.stats.stored_peak, "{what}");
+        assert_eq!(k.stats.iterations, g.stats.iterations, "{what}");
+        assert_eq!(k.stats.lower_bound, g.stats.lower_bound, "{what}");
+        assert_eq!(k.per_iteration, g.per_iteration, "{what}");
+    }
+
+    #[test]
+    fn kernel_equals_the_generic_search_on_random_walks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        for goal in [Goal::BlankFirst, Goal::BlankLast] {
+            for (i, walk) in [0u32, 1, 2, 3, 8, 15, 24, 31, 36, 40, 44, 50]
+                .iter()
+                .enumerate()
+            {
+                let board = random_walk(Board::solved(4, 4, goal), *walk, &mut rng);
+                let (k, g) = both(&board, goal, &Limits::default());
+                let what = format!("{goal:?}, walk {i} of {walk} moves:\n{board}");
+                assert_eq!(k.status, Status::Solved, "{what}");
+                assert_same(&k, &g, &what);
+                assert!(
+                    board.replay_reaches_goal(k.moves.as_ref().unwrap(), goal),
+                    "{what}"
+                );
+            }
+        }
+    }
+
+    /// A node limit stops both at exactly that many generated nodes (the root and its first
+    /// child at least), at the same node of the same iteration.
+    #[test]
+    fn kernel_stops_at_the_node_limit_like_the_generic_search() {
+        // Korf's instance 79: 540,860 nodes published.
+        let tiles = vec![0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15];
+        let board = Board::new(4, 4, tiles).unwrap();
+        let goal = Goal::BlankFirst;
+        let (full, _) = both(&board, goal, &Limits::default());
+        let total = full.stats.generated;
+        assert_eq!(total, 540_860);
+        for max in [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            17,
+            1000,
+            65_535,
+            65_536,
+            65_537,
+            100_003,
+            total - 1,
+            total,
+        ] {
+            let limits = Limits {
+                max_nodes: Some(max),
+                ..Limits::default()
+            };
+            let (k, g) = both(&board, goal, &limits);
+            let what = format!("max_nodes {max}");
+            assert_eq!(k.status, Status::NodeLimit, "{what}");
+            assert_eq!(k.stats.generated, max.max(2), "{what}");
+            assert_same(&k, &g, &what);
+        }
+        // The goal is the last node counted: one more and the search completes.
+        let limits = Limits {
+            max_nodes: Some(total + 1),
+            ..Limits::default()
+        };
+        let (k, g) = both(&board, goal, &limits);
+        assert_eq!(k.status, Status::Solved);
+        assert_eq!(k.stats.generated, total);
+        assert_same(&k, &g, "max_nodes one over the solution's count");
     }
 }
