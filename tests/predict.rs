@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use npuzzle::board::{Board, Goal};
 use npuzzle::geometry::Geometry;
 use npuzzle::heuristic::{HeuristicKind, build};
-use npuzzle::predict::{Profile, Pruning, TreeCounts, kre::kre};
+use npuzzle::predict::{Profile, Pruning, TreeCounts, cdp::cdp, kre::kre};
 use npuzzle::search::duplicates::MoveAutomaton;
 use npuzzle::{Algorithm, Limits, solve};
 
@@ -266,6 +266,105 @@ fn kre_is_exact_over_all_start_states() {
                     (p.generated - generated).abs() < 1e-9 * generated,
                     "{kind} {pruning:?} {bound}: {} vs {generated}",
                     p.generated
+                );
+            }
+        }
+    }
+}
+
+/// CDP on both trees, checked where it is exact. (1) With the exact conditional
+/// distributions of 2 x 4 and a consistent heuristic, its mean over all 20,160 start states
+/// equals the mean of the oracle's whole iterations (a random state moved along a fixed path
+/// stays uniformly random, so CDP's type counts per depth are the tree's node counts times the
+/// equilibrium distribution, and with f never decreasing along a path its cut drops none of
+/// the iteration's nodes). (2) When the exact prefix reaches the bound, CDP walks the real
+/// tree, so it equals the oracle for each single start.
+#[test]
+fn cdp_is_exact_over_all_start_states_on_both_trees() {
+    let distances = common::exact_distances(2, 4, false);
+    let g = Geometry::new(2, 4, Goal::BlankLast);
+    let bounds = [8u32, 11];
+    for (kind, h) in [
+        (
+            HeuristicKind::Manhattan,
+            manhattan as fn(&[u8], usize) -> u32,
+        ),
+        (HeuristicKind::Misplaced, misplaced),
+    ] {
+        let built = build(&kind, &g).unwrap();
+        let profile = Profile::new(&g, &built, 0, 1);
+        assert!(profile.exact);
+        for pruning in [Pruning::Parent, Pruning::Automaton] {
+            let oracle = Oracle {
+                rows: 2,
+                cols: 4,
+                h,
+                automaton: (pruning == Pruning::Automaton).then(MoveAutomaton::shared),
+            };
+            let mut want = [(0u64, 0u64); 2];
+            for tiles in distances.keys() {
+                for (k, &bound) in bounds.iter().enumerate() {
+                    let c = oracle.iteration(&mut tiles.clone(), bound);
+                    want[k].0 += c.0;
+                    want[k].1 += c.1;
+                }
+            }
+            // The identity holds for every exact depth, each over all start states (not for
+            // a mixture of depths: one start's error cancels only against the others').
+            for exact_depth in [0, 2] {
+                let mut got = [(0f64, 0f64); 2];
+                for tiles in distances.keys() {
+                    let mut t = [0u8; 64];
+                    t[..8].copy_from_slice(tiles);
+                    let p = cdp(&g, &built, &profile, &t, pruning, &bounds, exact_depth);
+                    for (k, &bound) in bounds.iter().enumerate() {
+                        assert_eq!(p[k].bound, bound);
+                        got[k].0 += p[k].expanded;
+                        got[k].1 += p[k].generated;
+                    }
+                }
+                for (k, &bound) in bounds.iter().enumerate() {
+                    let (we, wg) = (want[k].0 as f64, want[k].1 as f64);
+                    assert!(
+                        (got[k].0 - we).abs() < 1e-9 * we && (got[k].1 - wg).abs() < 1e-9 * wg,
+                        "{kind} {pruning:?} bound {bound} exact depth {exact_depth}: CDP {:?} vs oracle {:?}",
+                        got[k],
+                        want[k]
+                    );
+                }
+            }
+        }
+    }
+    // (2) Single 3 x 3 starts, the exact prefix as deep as the bound.
+    let g = Geometry::new(3, 3, Goal::BlankLast);
+    let built = build(&HeuristicKind::Manhattan, &g).unwrap();
+    let profile = Profile::new(&g, &built, 0, 1);
+    let eight = common::exact_distances(3, 3, false);
+    let mut starts: Vec<&Vec<u8>> = eight
+        .iter()
+        .filter(|(_, d)| **d >= 20)
+        .map(|(t, _)| t)
+        .collect();
+    starts.sort();
+    for pruning in [Pruning::Parent, Pruning::Automaton] {
+        let oracle = Oracle {
+            rows: 3,
+            cols: 3,
+            h: manhattan,
+            automaton: (pruning == Pruning::Automaton).then(MoveAutomaton::shared),
+        };
+        for tiles in starts.iter().step_by(starts.len() / 8) {
+            let mut t = [0u8; 64];
+            t[..9].copy_from_slice(tiles);
+            let h0 = manhattan(tiles, 3);
+            let bounds = [h0, h0 + 2, h0 + 4];
+            let p = cdp(&g, &built, &profile, &t, pruning, &bounds, h0 + 4);
+            for (k, &bound) in bounds.iter().enumerate() {
+                let (e, gen_) = oracle.iteration(&mut tiles.to_vec(), bound);
+                assert_eq!(
+                    (p[k].expanded, p[k].generated),
+                    (e as f64, gen_ as f64),
+                    "{tiles:?} {pruning:?} bound {bound}"
                 );
             }
         }

@@ -4,12 +4,24 @@
 //! is drawn from its distribution given the parent's estimate, blank cell and move, so the
 //! prediction follows one start state and needs no consistency.
 //!
-//! The tree is walked level by level over node types (estimate, blank cell, the move that
-//! led there), the count of each type carried as a real number; a type is expanded while
-//! `depth + h <= d`. The first `exact_depth` levels are the real tree (estimates computed, not
-//! predicted), which removes most of the error of the start's neighbourhood, where the
-//! conditional distributions fit least. The move back to the parent is pruned; the
-//! duplicate automaton is not modelled (use KRE or stratified sampling for `fsm`).
+//! The tree is walked level by level over node types (estimate, blank cell, state of the
+//! tree's move automaton), the count of each type carried as a real number; a type is
+//! expanded while `depth + h <= d`. The automaton is [`Pruning::automaton`]: for the plain
+//! tree the one of two-move strings, whose state is the last move (so the type is Zahavi et
+//! al.'s (h, cell, last move) and the move back is never generated); for `fsm` the
+//! duplicate-path automaton of `idastar-fsm`, so the predicted tree is the one that search
+//! walks. A child's estimate is drawn from its distribution given the parent's estimate,
+//! cell and move, whatever the automaton's state. The first `exact_depth` levels are the real
+//! tree (estimates computed, not predicted), which removes most of the error of the start's
+//! neighbourhood, where the conditional distributions fit least.
+//!
+//! Exactness: with the exact conditional distributions of a small board and a consistent
+//! heuristic, the mean of CDP's prediction over all start states equals KRE's, so the mean
+//! of IDA*'s whole iterations, for both trees (`tests/predict.rs`): a uniformly random state
+//! moved along any fixed path is uniformly random, so CDP's type counts at each depth stay
+//! the tree's node counts times the equilibrium distribution, and with a consistent
+//! heuristic `f` never decreases along a path, so the cut at `depth + h > d` drops no
+//! node of the iteration.
 
 use rustc_hash::FxHashMap;
 
@@ -17,6 +29,8 @@ use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::Built;
 
 use super::profile::Profile;
+use super::tree::Pruning;
+use crate::search::duplicates::MoveAutomaton;
 
 /// CDP's prediction for one bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,20 +47,22 @@ pub struct CdpEstimate {
 struct Frontier {
     h: u32,
     cell: u8,
-    /// Index of the move that led here (`Move as usize`), 4 at the root.
-    last: u8,
+    /// The move automaton's state after the path that led here.
+    state: u32,
     path_max: u32,
 }
 
-/// Predictions for every bound in `bounds` from `start`.
+/// Predictions for every bound in `bounds` from `start`, on the tree of `pruning`.
 pub fn cdp(
     geometry: &Geometry,
     built: &Built,
     profile: &Profile,
     start: &Tiles,
+    pruning: Pruning,
     bounds: &[u32],
     exact_depth: u32,
 ) -> Vec<CdpEstimate> {
+    let automaton = pruning.automaton();
     let max_bound = bounds.iter().copied().max().unwrap_or(0);
     // The exact prefix: (path max f, children) of every expanded node above exact_depth, and
     // the nodes at exact_depth.
@@ -58,10 +74,10 @@ pub fn cdp(
     walk_prefix(
         geometry,
         built,
+        automaton,
         &mut tiles,
         blank,
-        usize::MAX,
-        4,
+        MoveAutomaton::START,
         0,
         h0,
         h0,
@@ -80,14 +96,14 @@ pub fn cdp(
                     generated += f64::from(kids);
                 }
             }
-            let mut level: FxHashMap<(u32, u8, u8), f64> = FxHashMap::default();
+            let mut level: FxHashMap<(u32, u8, u32), f64> = FxHashMap::default();
             for f in frontier.iter().filter(|f| f.path_max <= d) {
-                *level.entry((f.h, f.cell, f.last)).or_default() += 1.0;
+                *level.entry((f.h, f.cell, f.state)).or_default() += 1.0;
             }
             let mut depth = exact_depth;
             while !level.is_empty() {
-                let mut next: FxHashMap<(u32, u8, u8), f64> = FxHashMap::default();
-                for (&(h, cell, last), &n) in &level {
+                let mut next: FxHashMap<(u32, u8, u32), f64> = FxHashMap::default();
+                for (&(h, cell, state), &n) in &level {
                     if depth + h > d {
                         continue;
                     }
@@ -95,7 +111,8 @@ pub fn cdp(
                     let c = cell as usize;
                     for k in 0..geometry.neighbour_count[c] as usize {
                         let m = geometry.neighbour_move[c][k];
-                        if last != 4 && m.inverse() as u8 == last {
+                        let state2 = automaton.step(state, m);
+                        if state2 == MoveAutomaton::DEAD {
                             continue;
                         }
                         generated += n;
@@ -105,7 +122,7 @@ pub fn cdp(
                             if h2 < 0 || depth as i64 + 1 + h2 > i64::from(d) {
                                 continue;
                             }
-                            *next.entry((h2 as u32, to, m as u8)).or_default() += n * p;
+                            *next.entry((h2 as u32, to, state2)).or_default() += n * p;
                         }
                     }
                 }
@@ -125,10 +142,10 @@ pub fn cdp(
 fn walk_prefix(
     geometry: &Geometry,
     built: &Built,
+    automaton: &MoveAutomaton,
     tiles: &mut Tiles,
     blank: usize,
-    parent: usize,
-    last: u8,
+    state: u32,
     g: u32,
     h: u32,
     path_max: u32,
@@ -141,7 +158,7 @@ fn walk_prefix(
         frontier.push(Frontier {
             h,
             cell: blank as u8,
-            last,
+            state,
             path_max,
         });
         return;
@@ -149,7 +166,8 @@ fn walk_prefix(
     let mut kids = 0;
     for k in 0..geometry.neighbour_count[blank] as usize {
         let to = geometry.neighbours[blank][k] as usize;
-        if to == parent {
+        let state2 = automaton.step(state, geometry.neighbour_move[blank][k]);
+        if state2 == MoveAutomaton::DEAD {
             continue;
         }
         kids += 1;
@@ -157,14 +175,13 @@ fn walk_prefix(
         let h2 = built.estimate(geometry, tiles);
         let f2 = g + 1 + h2;
         if f2 <= max_bound {
-            let m = geometry.neighbour_move[blank][k] as u8;
             walk_prefix(
                 geometry,
                 built,
+                automaton,
                 tiles,
                 to,
-                blank,
-                m,
+                state2,
                 g + 1,
                 h2,
                 path_max.max(f2),
@@ -194,14 +211,16 @@ mod tests {
         let profile = Profile::new(&g, &built, 0, 1);
         let mut start = [0u8; 64];
         start[..9].copy_from_slice(&[8, 6, 7, 2, 5, 4, 3, 0, 1]);
-        let tree = TreeCounts::from_cell(&g, Pruning::Parent, 7, 13);
-        for exact_depth in [0, 3] {
-            for e in cdp(&g, &built, &profile, &start, &[4, 12], exact_depth) {
-                let d = e.bound as usize;
-                let nodes: f64 = (0..=d).map(|i| tree.total(i)).sum();
-                let kids: f64 = (0..=d).map(|i| tree.children[i].iter().sum::<f64>()).sum();
-                assert!((e.expanded - nodes).abs() < 1e-9 * nodes, "d {d}");
-                assert!((e.generated - 1.0 - kids).abs() < 1e-9 * kids, "d {d}");
+        for pruning in [Pruning::Parent, Pruning::Automaton] {
+            let tree = TreeCounts::from_cell(&g, pruning, 7, 13);
+            for exact_depth in [0, 3] {
+                for e in cdp(&g, &built, &profile, &start, pruning, &[4, 12], exact_depth) {
+                    let d = e.bound as usize;
+                    let nodes: f64 = (0..=d).map(|i| tree.total(i)).sum();
+                    let kids: f64 = (0..=d).map(|i| tree.children[i].iter().sum::<f64>()).sum();
+                    assert!((e.expanded - nodes).abs() < 1e-9 * nodes, "d {d}");
+                    assert!((e.generated - 1.0 - kids).abs() < 1e-9 * kids, "d {d}");
+                }
             }
         }
     }

@@ -394,12 +394,6 @@ pub fn predict(
                         });
                     }
                 }
-                if method == Method::Cdp && pruning == Pruning::Automaton {
-                    summary.notes.push(format!(
-                        "cdp models the move back only: no cdp rows for {name} on the fsm tree (use kre or ss)"
-                    ));
-                    continue;
-                }
                 // The set total: (instances, expanded, generated, variance of generated).
                 let mut set = (0usize, 0.0, 0.0, Some(0.0));
                 let mut set_measured = Some(0.0);
@@ -431,6 +425,7 @@ pub fn predict(
                             &built,
                             profile.as_ref().expect("profiled"),
                             &t.tiles,
+                            pruning,
                             &its,
                             req.cdp_exact_depth,
                         )
