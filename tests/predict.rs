@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use npuzzle::board::{Board, Goal};
 use npuzzle::geometry::Geometry;
 use npuzzle::heuristic::{HeuristicKind, build};
-use npuzzle::predict::{Profile, Pruning, TreeCounts, cdp::cdp, kre::kre};
+use npuzzle::predict::{MoveShares, Profile, Pruning, TreeCounts, cdp::cdp, kre::kre};
 use npuzzle::search::duplicates::MoveAutomaton;
 use npuzzle::{Algorithm, Limits, solve};
 
@@ -309,6 +309,9 @@ fn cdp_is_exact_over_all_start_states_on_both_trees() {
                     want[k].1 += c.1;
                 }
             }
+            let shares: Vec<MoveShares> = (0..8)
+                .map(|c| MoveShares::new(&g, pruning, c, 12))
+                .collect();
             // The identity holds for every exact depth, each over all start states (not for
             // a mixture of depths: one start's error cancels only against the others').
             for exact_depth in [0, 2] {
@@ -316,7 +319,16 @@ fn cdp_is_exact_over_all_start_states_on_both_trees() {
                 for tiles in distances.keys() {
                     let mut t = [0u8; 64];
                     t[..8].copy_from_slice(tiles);
-                    let p = cdp(&g, &built, &profile, &t, pruning, &bounds, exact_depth);
+                    let cell = g.blank_of(&t);
+                    let p = cdp(
+                        &g,
+                        &built,
+                        &profile,
+                        &t,
+                        &shares[cell],
+                        &bounds,
+                        exact_depth,
+                    );
                     for (k, &bound) in bounds.iter().enumerate() {
                         assert_eq!(p[k].bound, bound);
                         got[k].0 += p[k].expanded;
@@ -358,7 +370,8 @@ fn cdp_is_exact_over_all_start_states_on_both_trees() {
             t[..9].copy_from_slice(tiles);
             let h0 = manhattan(tiles, 3);
             let bounds = [h0, h0 + 2, h0 + 4];
-            let p = cdp(&g, &built, &profile, &t, pruning, &bounds, h0 + 4);
+            let shares = MoveShares::new(&g, pruning, g.blank_of(&t), h0 as usize + 4);
+            let p = cdp(&g, &built, &profile, &t, &shares, &bounds, h0 + 4);
             for (k, &bound) in bounds.iter().enumerate() {
                 let (e, gen_) = oracle.iteration(&mut tiles.to_vec(), bound);
                 assert_eq!(

@@ -4,22 +4,24 @@
 //! is drawn from its distribution given the parent's estimate, blank cell and move, so the
 //! prediction follows one start state and needs no consistency.
 //!
-//! The tree is walked level by level over node types (estimate, blank cell, state of the
-//! tree's move automaton), the count of each type carried as a real number; a type is
-//! expanded while `depth + h <= d`. The automaton is [`Pruning::automaton`]: for the plain
-//! tree the one of two-move strings, whose state is the last move (so the type is Zahavi et
-//! al.'s (h, cell, last move) and the move back is never generated); for `fsm` the
-//! duplicate-path automaton of `idastar-fsm`, so the predicted tree is the one that search
-//! walks. A child's estimate is drawn from its distribution given the parent's estimate,
-//! cell and move, whatever the automaton's state. The first `exact_depth` levels are the real
-//! tree (estimates computed, not predicted), which removes most of the error of the start's
+//! The tree is walked level by level over node types (estimate, blank cell, the move that
+//! led there), the count of each type carried as a real number; a type is expanded while
+//! `depth + h <= d`. A type makes each move with the share of the brute-force tree's nodes of
+//! its depth, cell and last move that may make it ([`MoveShares`]): on the plain tree that is
+//! every move but the one back (Zahavi et al.'s model); on `fsm` the duplicate-path
+//! automaton of `idastar-fsm` forbids moves by more than the last one, and the shares, counted
+//! exactly over that tree, carry it (its 11,763 states would make the types too many on
+//! 5 x 5). A child's estimate is drawn from its distribution given the parent's estimate,
+//! cell and move. The first `exact_depth` levels are the real tree (estimates computed and the
+//! automaton walked, not predicted), which removes most of the error of the start's
 //! neighbourhood, where the conditional distributions fit least.
 //!
 //! Exactness: with the exact conditional distributions of a small board and a consistent
 //! heuristic, the mean of CDP's prediction over all start states equals KRE's, so the mean
 //! of IDA*'s whole iterations, for both trees (`tests/predict.rs`): a uniformly random state
 //! moved along any fixed path is uniformly random, so CDP's type counts at each depth stay
-//! the tree's node counts times the equilibrium distribution, and with a consistent
+//! the tree's node counts times the equilibrium distribution (the shares make the type
+//! counts the tree's, whatever its automaton), and with a consistent
 //! heuristic `f` never decreases along a path, so the cut at `depth + h > d` drops no
 //! node of the iteration.
 
@@ -29,7 +31,7 @@ use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::Built;
 
 use super::profile::Profile;
-use super::tree::Pruning;
+use super::tree::MoveShares;
 use crate::search::duplicates::MoveAutomaton;
 
 /// CDP's prediction for one bound.
@@ -47,22 +49,23 @@ pub struct CdpEstimate {
 struct Frontier {
     h: u32,
     cell: u8,
-    /// The move automaton's state after the path that led here.
-    state: u32,
+    /// Index of the move that led here (`Move as usize`), 4 at the root.
+    last: u8,
     path_max: u32,
 }
 
-/// Predictions for every bound in `bounds` from `start`, on the tree of `pruning`.
+/// Predictions for every bound in `bounds` from `start`, on the tree of `shares.pruning`;
+/// `shares` must be counted from `start`'s blank cell to the largest bound.
 pub fn cdp(
     geometry: &Geometry,
     built: &Built,
     profile: &Profile,
     start: &Tiles,
-    pruning: Pruning,
+    shares: &MoveShares,
     bounds: &[u32],
     exact_depth: u32,
 ) -> Vec<CdpEstimate> {
-    let automaton = pruning.automaton();
+    let automaton = shares.pruning.automaton();
     let max_bound = bounds.iter().copied().max().unwrap_or(0);
     // The exact prefix: (path max f, children) of every expanded node above exact_depth, and
     // the nodes at exact_depth.
@@ -78,6 +81,7 @@ pub fn cdp(
         &mut tiles,
         blank,
         MoveAutomaton::START,
+        4,
         0,
         h0,
         h0,
@@ -96,25 +100,26 @@ pub fn cdp(
                     generated += f64::from(kids);
                 }
             }
-            let mut level: FxHashMap<(u32, u8, u32), f64> = FxHashMap::default();
+            let mut level: FxHashMap<(u32, u8, u8), f64> = FxHashMap::default();
             for f in frontier.iter().filter(|f| f.path_max <= d) {
-                *level.entry((f.h, f.cell, f.state)).or_default() += 1.0;
+                *level.entry((f.h, f.cell, f.last)).or_default() += 1.0;
             }
             let mut depth = exact_depth;
             while !level.is_empty() {
-                let mut next: FxHashMap<(u32, u8, u32), f64> = FxHashMap::default();
-                for (&(h, cell, state), &n) in &level {
+                let mut next: FxHashMap<(u32, u8, u8), f64> = FxHashMap::default();
+                for (&(h, cell, last), &n) in &level {
                     if depth + h > d {
                         continue;
                     }
                     expanded += n;
                     let c = cell as usize;
                     for k in 0..geometry.neighbour_count[c] as usize {
-                        let m = geometry.neighbour_move[c][k];
-                        let state2 = automaton.step(state, m);
-                        if state2 == MoveAutomaton::DEAD {
+                        let w = shares.get(depth as usize, c, last as usize, k);
+                        if w == 0.0 {
                             continue;
                         }
+                        let n = n * w;
+                        let m = geometry.neighbour_move[c][k];
                         generated += n;
                         let to = geometry.neighbours[c][k];
                         for &(delta, p) in profile.step(c, k, h) {
@@ -122,7 +127,7 @@ pub fn cdp(
                             if h2 < 0 || depth as i64 + 1 + h2 > i64::from(d) {
                                 continue;
                             }
-                            *next.entry((h2 as u32, to, state2)).or_default() += n * p;
+                            *next.entry((h2 as u32, to, m as u8)).or_default() += n * p;
                         }
                     }
                 }
@@ -146,6 +151,7 @@ fn walk_prefix(
     tiles: &mut Tiles,
     blank: usize,
     state: u32,
+    last: u8,
     g: u32,
     h: u32,
     path_max: u32,
@@ -158,7 +164,7 @@ fn walk_prefix(
         frontier.push(Frontier {
             h,
             cell: blank as u8,
-            state,
+            last,
             path_max,
         });
         return;
@@ -166,7 +172,8 @@ fn walk_prefix(
     let mut kids = 0;
     for k in 0..geometry.neighbour_count[blank] as usize {
         let to = geometry.neighbours[blank][k] as usize;
-        let state2 = automaton.step(state, geometry.neighbour_move[blank][k]);
+        let m = geometry.neighbour_move[blank][k];
+        let state2 = automaton.step(state, m);
         if state2 == MoveAutomaton::DEAD {
             continue;
         }
@@ -182,6 +189,7 @@ fn walk_prefix(
                 tiles,
                 to,
                 state2,
+                m as u8,
                 g + 1,
                 h2,
                 path_max.max(f2),
@@ -213,8 +221,9 @@ mod tests {
         start[..9].copy_from_slice(&[8, 6, 7, 2, 5, 4, 3, 0, 1]);
         for pruning in [Pruning::Parent, Pruning::Automaton] {
             let tree = TreeCounts::from_cell(&g, pruning, 7, 13);
+            let shares = MoveShares::new(&g, pruning, 7, 12);
             for exact_depth in [0, 3] {
-                for e in cdp(&g, &built, &profile, &start, pruning, &[4, 12], exact_depth) {
+                for e in cdp(&g, &built, &profile, &start, &shares, &[4, 12], exact_depth) {
                     let d = e.bound as usize;
                     let nodes: f64 = (0..=d).map(|i| tree.total(i)).sum();
                     let kids: f64 = (0..=d).map(|i| tree.children[i].iter().sum::<f64>()).sum();
