@@ -685,3 +685,66 @@ fn cli_measures_iterations_and_the_set_total() {
         assert_eq!(measured, runs, "{m}");
     }
 }
+
+/// `--method cdp --pruning fsm` through the CLI: with the exact prefix deeper than every
+/// bound CDP walks the real duplicate-pruned tree, so each complete iteration's prediction
+/// must equal what `idastar-fsm` measured (`--measure`), node for node.
+#[test]
+fn cli_cdp_on_the_fsm_tree_walks_idastar_fsm_tree() {
+    let distances = common::exact_distances(3, 3, false);
+    let mut states: Vec<(Vec<u8>, u8)> = distances.into_iter().filter(|(_, d)| *d >= 18).collect();
+    states.sort();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("eight.tsv");
+    let mut text = String::from("id\toptimal\ttiles\n");
+    for (i, (tiles, d)) in states.iter().step_by(5_000).enumerate() {
+        let t: Vec<String> = tiles.iter().map(u8::to_string).collect();
+        text.push_str(&format!("{}\t{d}\t{}\n", i + 1, t.join(" ")));
+    }
+    std::fs::write(&file, text).unwrap();
+    let csv_path = dir.path().join("p.csv");
+    Command::cargo_bin("bench")
+        .unwrap()
+        .args([
+            "predict",
+            "--goal",
+            "blank-last",
+            "--heuristics",
+            "manhattan",
+        ])
+        .args([
+            "--method",
+            "cdp",
+            "--pruning",
+            "fsm",
+            "--cdp-exact-depth",
+            "40",
+        ])
+        .args(["--measure", "1000000", "--instances"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&csv_path)
+        .assert()
+        .success();
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (scope, tree, measured, predicted) = (
+        col("scope"),
+        col("tree"),
+        col("measured_generated"),
+        col("predicted_generated"),
+    );
+    let mut checked = 0;
+    for rec in reader.records() {
+        let rec = rec.unwrap();
+        assert_eq!(&rec[tree], "fsm");
+        if &rec[scope] == "iteration" && !rec[measured].is_empty() {
+            let p: f64 = rec[predicted].parse().unwrap();
+            let m: f64 = rec[measured].parse().unwrap();
+            assert_eq!(p, m, "{rec:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} complete iterations checked");
+}
