@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use npuzzle::board::{Board, Goal};
 use npuzzle::geometry::Geometry;
 use npuzzle::heuristic::{HeuristicKind, build};
-use npuzzle::predict::{Profile, Pruning, TreeCounts, kre::kre};
+use npuzzle::predict::{MoveShares, Profile, Pruning, TreeCounts, cdp::cdp, kre::kre};
 use npuzzle::search::duplicates::MoveAutomaton;
 use npuzzle::{Algorithm, Limits, solve};
 
@@ -266,6 +266,118 @@ fn kre_is_exact_over_all_start_states() {
                     (p.generated - generated).abs() < 1e-9 * generated,
                     "{kind} {pruning:?} {bound}: {} vs {generated}",
                     p.generated
+                );
+            }
+        }
+    }
+}
+
+/// CDP on both trees, checked where it is exact. (1) With the exact conditional
+/// distributions of 2 x 4 and a consistent heuristic, its mean over all 20,160 start states
+/// equals the mean of the oracle's whole iterations (a random state moved along a fixed path
+/// stays uniformly random, so CDP's type counts per depth are the tree's node counts times the
+/// equilibrium distribution, and with f never decreasing along a path its cut drops none of
+/// the iteration's nodes). (2) When the exact prefix reaches the bound, CDP walks the real
+/// tree, so it equals the oracle for each single start.
+#[test]
+fn cdp_is_exact_over_all_start_states_on_both_trees() {
+    let distances = common::exact_distances(2, 4, false);
+    let g = Geometry::new(2, 4, Goal::BlankLast);
+    let bounds = [8u32, 11];
+    for (kind, h) in [
+        (
+            HeuristicKind::Manhattan,
+            manhattan as fn(&[u8], usize) -> u32,
+        ),
+        (HeuristicKind::Misplaced, misplaced),
+    ] {
+        let built = build(&kind, &g).unwrap();
+        let profile = Profile::new(&g, &built, 0, 1);
+        assert!(profile.exact);
+        for pruning in [Pruning::Parent, Pruning::Automaton] {
+            let oracle = Oracle {
+                rows: 2,
+                cols: 4,
+                h,
+                automaton: (pruning == Pruning::Automaton).then(MoveAutomaton::shared),
+            };
+            let mut want = [(0u64, 0u64); 2];
+            for tiles in distances.keys() {
+                for (k, &bound) in bounds.iter().enumerate() {
+                    let c = oracle.iteration(&mut tiles.clone(), bound);
+                    want[k].0 += c.0;
+                    want[k].1 += c.1;
+                }
+            }
+            let shares: Vec<MoveShares> = (0..8)
+                .map(|c| MoveShares::new(&g, pruning, c, 12))
+                .collect();
+            // The identity holds for every exact depth, each over all start states (not for
+            // a mixture of depths: one start's error cancels only against the others').
+            for exact_depth in [0, 2] {
+                let mut got = [(0f64, 0f64); 2];
+                for tiles in distances.keys() {
+                    let mut t = [0u8; 64];
+                    t[..8].copy_from_slice(tiles);
+                    let cell = g.blank_of(&t);
+                    let p = cdp(
+                        &g,
+                        &built,
+                        &profile,
+                        &t,
+                        &shares[cell],
+                        &bounds,
+                        exact_depth,
+                    );
+                    for (k, &bound) in bounds.iter().enumerate() {
+                        assert_eq!(p[k].bound, bound);
+                        got[k].0 += p[k].expanded;
+                        got[k].1 += p[k].generated;
+                    }
+                }
+                for (k, &bound) in bounds.iter().enumerate() {
+                    let (we, wg) = (want[k].0 as f64, want[k].1 as f64);
+                    assert!(
+                        (got[k].0 - we).abs() < 1e-9 * we && (got[k].1 - wg).abs() < 1e-9 * wg,
+                        "{kind} {pruning:?} bound {bound} exact depth {exact_depth}: CDP {:?} vs oracle {:?}",
+                        got[k],
+                        want[k]
+                    );
+                }
+            }
+        }
+    }
+    // (2) Single 3 x 3 starts, the exact prefix as deep as the bound.
+    let g = Geometry::new(3, 3, Goal::BlankLast);
+    let built = build(&HeuristicKind::Manhattan, &g).unwrap();
+    let profile = Profile::new(&g, &built, 0, 1);
+    let eight = common::exact_distances(3, 3, false);
+    let mut starts: Vec<&Vec<u8>> = eight
+        .iter()
+        .filter(|(_, d)| **d >= 20)
+        .map(|(t, _)| t)
+        .collect();
+    starts.sort();
+    for pruning in [Pruning::Parent, Pruning::Automaton] {
+        let oracle = Oracle {
+            rows: 3,
+            cols: 3,
+            h: manhattan,
+            automaton: (pruning == Pruning::Automaton).then(MoveAutomaton::shared),
+        };
+        for tiles in starts.iter().step_by(starts.len() / 8) {
+            let mut t = [0u8; 64];
+            t[..9].copy_from_slice(tiles);
+            let h0 = manhattan(tiles, 3);
+            let bounds = [h0, h0 + 2, h0 + 4];
+            let shares = MoveShares::new(&g, pruning, g.blank_of(&t), h0 as usize + 4);
+            let p = cdp(&g, &built, &profile, &t, &shares, &bounds, h0 + 4);
+            for (k, &bound) in bounds.iter().enumerate() {
+                let (e, gen_) = oracle.iteration(&mut tiles.to_vec(), bound);
+                assert_eq!(
+                    (p[k].expanded, p[k].generated),
+                    (e as f64, gen_ as f64),
+                    "{tiles:?} {pruning:?} bound {bound}"
                 );
             }
         }
@@ -572,4 +684,67 @@ fn cli_measures_iterations_and_the_set_total() {
         }
         assert_eq!(measured, runs, "{m}");
     }
+}
+
+/// `--method cdp --pruning fsm` through the CLI: with the exact prefix deeper than every
+/// bound CDP walks the real duplicate-pruned tree, so each complete iteration's prediction
+/// must equal what `idastar-fsm` measured (`--measure`), node for node.
+#[test]
+fn cli_cdp_on_the_fsm_tree_walks_idastar_fsm_tree() {
+    let distances = common::exact_distances(3, 3, false);
+    let mut states: Vec<(Vec<u8>, u8)> = distances.into_iter().filter(|(_, d)| *d >= 18).collect();
+    states.sort();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("eight.tsv");
+    let mut text = String::from("id\toptimal\ttiles\n");
+    for (i, (tiles, d)) in states.iter().step_by(5_000).enumerate() {
+        let t: Vec<String> = tiles.iter().map(u8::to_string).collect();
+        text.push_str(&format!("{}\t{d}\t{}\n", i + 1, t.join(" ")));
+    }
+    std::fs::write(&file, text).unwrap();
+    let csv_path = dir.path().join("p.csv");
+    Command::cargo_bin("bench")
+        .unwrap()
+        .args([
+            "predict",
+            "--goal",
+            "blank-last",
+            "--heuristics",
+            "manhattan",
+        ])
+        .args([
+            "--method",
+            "cdp",
+            "--pruning",
+            "fsm",
+            "--cdp-exact-depth",
+            "40",
+        ])
+        .args(["--measure", "1000000", "--instances"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&csv_path)
+        .assert()
+        .success();
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (scope, tree, measured, predicted) = (
+        col("scope"),
+        col("tree"),
+        col("measured_generated"),
+        col("predicted_generated"),
+    );
+    let mut checked = 0;
+    for rec in reader.records() {
+        let rec = rec.unwrap();
+        assert_eq!(&rec[tree], "fsm");
+        if &rec[scope] == "iteration" && !rec[measured].is_empty() {
+            let p: f64 = rec[predicted].parse().unwrap();
+            let m: f64 = rec[measured].parse().unwrap();
+            assert_eq!(p, m, "{rec:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} complete iterations checked");
 }

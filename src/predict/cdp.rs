@@ -6,10 +6,24 @@
 //!
 //! The tree is walked level by level over node types (estimate, blank cell, the move that
 //! led there), the count of each type carried as a real number; a type is expanded while
-//! `depth + h <= d`. The first `exact_depth` levels are the real tree (estimates computed, not
-//! predicted), which removes most of the error of the start's neighbourhood, where the
-//! conditional distributions fit least. The move back to the parent is pruned; the
-//! duplicate automaton is not modelled (use KRE or stratified sampling for `fsm`).
+//! `depth + h <= d`. A type makes each move with the share of the brute-force tree's nodes of
+//! its depth, cell and last move that may make it ([`MoveShares`]): on the plain tree that is
+//! every move but the one back (Zahavi et al.'s model); on `fsm` the duplicate-path
+//! automaton of `idastar-fsm` forbids moves by more than the last one, and the shares, counted
+//! exactly over that tree, carry it (its 11,763 states would make the types too many on
+//! 5 x 5). A child's estimate is drawn from its distribution given the parent's estimate,
+//! cell and move. The first `exact_depth` levels are the real tree (estimates computed and the
+//! automaton walked, not predicted), which removes most of the error of the start's
+//! neighbourhood, where the conditional distributions fit least.
+//!
+//! Exactness: with the exact conditional distributions of a small board and a consistent
+//! heuristic, the mean of CDP's prediction over all start states equals KRE's, so the mean
+//! of IDA*'s whole iterations, for both trees (`tests/predict.rs`): a uniformly random state
+//! moved along any fixed path is uniformly random, so CDP's type counts at each depth stay
+//! the tree's node counts times the equilibrium distribution (the shares make the type
+//! counts the tree's, whatever its automaton), and with a consistent
+//! heuristic `f` never decreases along a path, so the cut at `depth + h > d` drops no
+//! node of the iteration.
 
 use rustc_hash::FxHashMap;
 
@@ -17,6 +31,8 @@ use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::Built;
 
 use super::profile::Profile;
+use super::tree::MoveShares;
+use crate::search::duplicates::MoveAutomaton;
 
 /// CDP's prediction for one bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,15 +54,18 @@ struct Frontier {
     path_max: u32,
 }
 
-/// Predictions for every bound in `bounds` from `start`.
+/// Predictions for every bound in `bounds` from `start`, on the tree of `shares.pruning`;
+/// `shares` must be counted from `start`'s blank cell to the largest bound.
 pub fn cdp(
     geometry: &Geometry,
     built: &Built,
     profile: &Profile,
     start: &Tiles,
+    shares: &MoveShares,
     bounds: &[u32],
     exact_depth: u32,
 ) -> Vec<CdpEstimate> {
+    let automaton = shares.pruning.automaton();
     let max_bound = bounds.iter().copied().max().unwrap_or(0);
     // The exact prefix: (path max f, children) of every expanded node above exact_depth, and
     // the nodes at exact_depth.
@@ -58,9 +77,10 @@ pub fn cdp(
     walk_prefix(
         geometry,
         built,
+        automaton,
         &mut tiles,
         blank,
-        usize::MAX,
+        MoveAutomaton::START,
         4,
         0,
         h0,
@@ -94,10 +114,12 @@ pub fn cdp(
                     expanded += n;
                     let c = cell as usize;
                     for k in 0..geometry.neighbour_count[c] as usize {
-                        let m = geometry.neighbour_move[c][k];
-                        if last != 4 && m.inverse() as u8 == last {
+                        let w = shares.get(depth as usize, c, last as usize, k);
+                        if w == 0.0 {
                             continue;
                         }
+                        let n = n * w;
+                        let m = geometry.neighbour_move[c][k];
                         generated += n;
                         let to = geometry.neighbours[c][k];
                         for &(delta, p) in profile.step(c, k, h) {
@@ -125,9 +147,10 @@ pub fn cdp(
 fn walk_prefix(
     geometry: &Geometry,
     built: &Built,
+    automaton: &MoveAutomaton,
     tiles: &mut Tiles,
     blank: usize,
-    parent: usize,
+    state: u32,
     last: u8,
     g: u32,
     h: u32,
@@ -149,7 +172,9 @@ fn walk_prefix(
     let mut kids = 0;
     for k in 0..geometry.neighbour_count[blank] as usize {
         let to = geometry.neighbours[blank][k] as usize;
-        if to == parent {
+        let m = geometry.neighbour_move[blank][k];
+        let state2 = automaton.step(state, m);
+        if state2 == MoveAutomaton::DEAD {
             continue;
         }
         kids += 1;
@@ -157,14 +182,14 @@ fn walk_prefix(
         let h2 = built.estimate(geometry, tiles);
         let f2 = g + 1 + h2;
         if f2 <= max_bound {
-            let m = geometry.neighbour_move[blank][k] as u8;
             walk_prefix(
                 geometry,
                 built,
+                automaton,
                 tiles,
                 to,
-                blank,
-                m,
+                state2,
+                m as u8,
                 g + 1,
                 h2,
                 path_max.max(f2),
@@ -194,14 +219,17 @@ mod tests {
         let profile = Profile::new(&g, &built, 0, 1);
         let mut start = [0u8; 64];
         start[..9].copy_from_slice(&[8, 6, 7, 2, 5, 4, 3, 0, 1]);
-        let tree = TreeCounts::from_cell(&g, Pruning::Parent, 7, 13);
-        for exact_depth in [0, 3] {
-            for e in cdp(&g, &built, &profile, &start, &[4, 12], exact_depth) {
-                let d = e.bound as usize;
-                let nodes: f64 = (0..=d).map(|i| tree.total(i)).sum();
-                let kids: f64 = (0..=d).map(|i| tree.children[i].iter().sum::<f64>()).sum();
-                assert!((e.expanded - nodes).abs() < 1e-9 * nodes, "d {d}");
-                assert!((e.generated - 1.0 - kids).abs() < 1e-9 * kids, "d {d}");
+        for pruning in [Pruning::Parent, Pruning::Automaton] {
+            let tree = TreeCounts::from_cell(&g, pruning, 7, 13);
+            let shares = MoveShares::new(&g, pruning, 7, 12);
+            for exact_depth in [0, 3] {
+                for e in cdp(&g, &built, &profile, &start, &shares, &[4, 12], exact_depth) {
+                    let d = e.bound as usize;
+                    let nodes: f64 = (0..=d).map(|i| tree.total(i)).sum();
+                    let kids: f64 = (0..=d).map(|i| tree.children[i].iter().sum::<f64>()).sum();
+                    assert!((e.expanded - nodes).abs() < 1e-9 * nodes, "d {d}");
+                    assert!((e.generated - 1.0 - kids).abs() < 1e-9 * kids, "d {d}");
+                }
             }
         }
     }

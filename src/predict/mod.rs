@@ -35,7 +35,7 @@ use crate::board::{Board, Goal};
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use crate::heuristic::{HeuristicError, HeuristicKind, build};
 pub use profile::Profile;
-pub use tree::{Pruning, TreeCounts, branching_factor};
+pub use tree::{MoveShares, Pruning, TreeCounts, branching_factor};
 
 /// A prediction method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -304,6 +304,7 @@ pub fn predict(
     };
     let mut rows = Vec::new();
     let mut trees: HashMap<(Pruning, Option<usize>), TreeCounts> = HashMap::new();
+    let mut shares: HashMap<(Pruning, usize), MoveShares> = HashMap::new();
     for &pruning in &req.prunings {
         let b = branching_factor(&geometry, pruning, 2000);
         progress(&format!(
@@ -394,12 +395,6 @@ pub fn predict(
                         });
                     }
                 }
-                if method == Method::Cdp && pruning == Pruning::Automaton {
-                    summary.notes.push(format!(
-                        "cdp models the move back only: no cdp rows for {name} on the fsm tree (use kre or ss)"
-                    ));
-                    continue;
-                }
                 // The set total: (instances, expanded, generated, variance of generated).
                 let mut set = (0usize, 0.0, 0.0, Some(0.0));
                 let mut set_measured = Some(0.0);
@@ -431,6 +426,16 @@ pub fn predict(
                             &built,
                             profile.as_ref().expect("profiled"),
                             &t.tiles,
+                            shares
+                                .entry((pruning, geometry.blank_of(&t.tiles)))
+                                .or_insert_with(|| {
+                                    MoveShares::new(
+                                        &geometry,
+                                        pruning,
+                                        geometry.blank_of(&t.tiles),
+                                        depth,
+                                    )
+                                }),
                             &its,
                             req.cdp_exact_depth,
                         )

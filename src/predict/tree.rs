@@ -9,6 +9,7 @@
 //! heuristic's distribution differs from cell to cell and the tree visits the cells in
 //! proportions that differ from the uniform one.
 
+use crate::board::Move;
 use crate::geometry::Geometry;
 use crate::search::duplicates::MoveAutomaton;
 
@@ -134,6 +135,101 @@ impl TreeCounts {
     }
 }
 
+/// Per depth, blank cell and last move, the share of the brute-force tree's nodes that may
+/// make each move: what CDP needs to follow a tree whose moves depend on more than the last
+/// one (the `fsm` automaton) with types that carry only the last move. Counted exactly by the
+/// same dynamic programming as [`TreeCounts`], from one start cell; on the plain tree every
+/// share is 0 (the move back) or 1.
+#[derive(Debug, Clone)]
+pub struct MoveShares {
+    /// The tree.
+    pub pruning: Pruning,
+    cells: usize,
+    /// `share[((i * cells + c) * 5 + last) * 4 + k]`; `last` is `Move as usize`, 4 at the root.
+    share: Vec<f64>,
+}
+
+impl MoveShares {
+    /// The shares to `depth` (inclusive) for the tree from a start with the blank on `cell`.
+    pub fn new(geometry: &Geometry, pruning: Pruning, cell: usize, depth: usize) -> MoveShares {
+        let automaton = pruning.automaton();
+        let cells = geometry.cells;
+        let states = automaton.states();
+        let last_of = last_moves(automaton);
+        let mut paths = vec![0f64; states * cells];
+        paths[MoveAutomaton::START as usize * cells + cell] = 1.0;
+        let mut active = vec![MoveAutomaton::START as usize * cells + cell];
+        let mut share = vec![0f64; (depth + 1) * cells * 20];
+        for i in 0..=depth {
+            let mut tot = vec![0f64; cells * 5];
+            let level = &mut share[i * cells * 20..(i + 1) * cells * 20];
+            let mut next = vec![0f64; states * cells];
+            let mut next_active = Vec::with_capacity(active.len() * 3);
+            let mut sum = 0.0;
+            for &j in &active {
+                let count = paths[j];
+                let (state, c) = ((j / cells) as u32, j % cells);
+                let last = last_of[state as usize] as usize;
+                tot[c * 5 + last] += count;
+                for k in 0..geometry.neighbour_count[c] as usize {
+                    let t = automaton.step(state, geometry.neighbour_move[c][k]);
+                    if t == MoveAutomaton::DEAD {
+                        continue;
+                    }
+                    level[(c * 5 + last) * 4 + k] += count;
+                    let to = t as usize * cells + geometry.neighbours[c][k] as usize;
+                    if next[to] == 0.0 {
+                        next_active.push(to);
+                    }
+                    next[to] += count;
+                    sum += count;
+                }
+            }
+            for (x, slot) in level.iter_mut().enumerate() {
+                let t = tot[x / 4];
+                *slot = if t > 0.0 { *slot / t } else { 0.0 };
+            }
+            // Renormalised each level: only the ratios matter, and deep trees overflow.
+            if sum > 0.0 {
+                for &j in &next_active {
+                    next[j] /= sum;
+                }
+            }
+            paths = next;
+            active = next_active;
+        }
+        MoveShares {
+            pruning,
+            cells,
+            share,
+        }
+    }
+
+    /// The share of the nodes at depth `i` (the deepest counted if beyond) with the blank on
+    /// `cell`, reached by the move `last` (4: the root), that may move the blank to the `k`-th
+    /// neighbour of `cell`.
+    pub fn get(&self, i: usize, cell: usize, last: usize, k: usize) -> f64 {
+        let depth = self.share.len() / (self.cells * 20) - 1;
+        self.share[((i.min(depth) * self.cells + cell) * 5 + last) * 4 + k]
+    }
+}
+
+/// The move that leads into each state of `automaton` (4 for the start state). A state
+/// determines it: the automaton rejects the move back, so it must know the last move.
+fn last_moves(automaton: &MoveAutomaton) -> Vec<u8> {
+    let mut last = vec![4u8; automaton.states()];
+    for s in 0..automaton.states() as u32 {
+        for m in [Move::Up, Move::Down, Move::Left, Move::Right] {
+            let t = automaton.step(s, m);
+            if t != MoveAutomaton::DEAD {
+                debug_assert!(last[t as usize] == 4 || last[t as usize] == m as u8);
+                last[t as usize] = m as u8;
+            }
+        }
+    }
+    last
+}
+
 /// The asymptotic branching factor of the brute-force tree: the growth rate of the number of
 /// paths, by power iteration over (cell, automaton state) with the counts renormalised every
 /// step. Boards are bipartite, so the ratio of consecutive depths may oscillate; the square
@@ -217,6 +313,42 @@ mod tests {
                 let kids: f64 = t.children[i].iter().sum();
                 if i < 12 {
                     assert_eq!(kids, want[i + 1]);
+                }
+            }
+        }
+    }
+
+    /// Every state of both automata is entered by one move only (what `MoveShares` relies
+    /// on), and on the plain tree every share is 0 (the move back) or 1.
+    #[test]
+    fn automaton_states_know_their_last_move() {
+        for pruning in [Pruning::Parent, Pruning::Automaton] {
+            let a = pruning.automaton();
+            let mut seen = vec![None; a.states()];
+            for s in 0..a.states() as u32 {
+                for m in [Move::Up, Move::Down, Move::Left, Move::Right] {
+                    let t = a.step(s, m);
+                    if t != MoveAutomaton::DEAD {
+                        assert!(t != MoveAutomaton::START, "{pruning:?}");
+                        let prev = seen[t as usize].replace(m);
+                        assert!(prev.is_none() || prev == Some(m), "{pruning:?} state {t}");
+                    }
+                }
+            }
+        }
+        let g = Geometry::new(3, 4, Goal::BlankLast);
+        let shares = MoveShares::new(&g, Pruning::Parent, 5, 10);
+        for i in 1..=10 {
+            for c in 0..12 {
+                for k in 0..g.neighbour_count[c] as usize {
+                    for last in 0..4 {
+                        let back = g.neighbour_move[c][k].inverse() as usize == last;
+                        let x = shares.get(i, c, last, k);
+                        assert!(x == 0.0 || x == 1.0);
+                        if x == 1.0 {
+                            assert!(!back);
+                        }
+                    }
                 }
             }
         }
