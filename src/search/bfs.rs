@@ -69,23 +69,44 @@ where
 // ---------------------------------------------------------------------------------------------
 // Boards of at most 16 cells: 8-byte entries bucketed by the blank's cell.
 
-/// The 60 bits of an entry that hold the state (the top 4 hold the came-from cell).
-const STATE_BITS: u64 = (1 << 60) - 1;
+/// The nibble of an entry that holds the cell its blank came from. An entry is its state
+/// squeezed ([`squeeze`]) with nibble 0 replaced by that cell: the tiles of a squeezed state
+/// are always the same set, so its nibble 0 follows from the others ([`full`]). Compared as
+/// integers, entries are then in the layer order, and two entries of one state in the order
+/// of their came-from cells, which is the order of their discoverers' buckets.
+const FROM: u64 = 0xF;
 
-/// A state's entry in the bucket of its blank's cell: its nibbles without the blank's, so that
-/// 15 tiles take 60 bits, in the same order as the packed value.
+/// The xor of the 16 nibbles of `v`.
+#[inline(always)]
+fn xor_nibbles(mut v: u64) -> u64 {
+    v ^= v >> 32;
+    v ^= v >> 16;
+    v ^= v >> 8;
+    v ^= v >> 4;
+    v & 0xF
+}
+
+/// A state's 15 tiles without the blank's nibble, so that they take 60 bits, in the same order
+/// as the packed value.
 #[inline(always)]
 fn squeeze(state: u64, blank: usize) -> u64 {
     let low = (1u64 << (4 * blank)) - 1;
     (state & low) | ((state >> 4) & !low)
 }
 
-/// The packed state of an entry of the bucket of cell `blank`.
+/// The packed state of a squeezed state whose blank is on `blank`.
 #[inline(always)]
-fn unsqueeze(entry: u64, blank: usize) -> u64 {
-    let e = entry & STATE_BITS;
+fn unsqueeze(squeezed: u64, blank: usize) -> u64 {
     let low = (1u64 << (4 * blank)) - 1;
-    (e & low) | ((e & !low) << 4)
+    (squeezed & low) | ((squeezed & !low) << 4)
+}
+
+/// The squeezed state of an entry, its nibble 0 restored from the others (`tiles_xor`: the
+/// xor of all the board's tiles).
+#[inline(always)]
+fn full(entry: u64, tiles_xor: u64) -> u64 {
+    let k = entry & !FROM;
+    k | (xor_nibbles(k) ^ tiles_xor)
 }
 
 /// One layer of the nibble path: entries sorted within buckets, bucket `b` (the blank on cell
@@ -98,6 +119,57 @@ struct NibbleLayer {
 impl NibbleLayer {
     fn bucket(&self, b: usize) -> &[u64] {
         &self.keys[self.start[b]..self.start[b + 1]]
+    }
+}
+
+/// A move of the blank from cell `b` to `next`, on squeezed states. A horizontal move leaves
+/// the squeezed state as it is (the tile takes the blank's place in the same order). A
+/// vertical move over `w` columns rotates the `w` nibbles between the two cells by one nibble:
+/// the moved tile goes from the top of that field to its bottom (down) or back (up).
+#[derive(Clone, Copy, Default)]
+struct Step {
+    next: usize,
+    /// The rotated field (0 for a horizontal move).
+    mask: u64,
+    left: u32,
+    right: u32,
+    /// For a vertical move, the bits `lo..hi` by which its successors, in their parents'
+    /// order, must be sorted stably within each group of equal bits from `hi` up (which keep
+    /// their parents' order): see [`sort_run`]. `hi == 0` for a horizontal move.
+    lo: u32,
+    hi: u32,
+}
+
+impl Step {
+    fn new(geometry: &Geometry, b: usize, next: usize) -> Step {
+        let w = geometry.cols;
+        let mut step = Step {
+            next,
+            ..Step::default()
+        };
+        if next.abs_diff(b) == w && w > 1 {
+            let m = b.min(next) as u32;
+            let w = w as u32;
+            step.mask = ((1u64 << (4 * w)) - 1) << (4 * m);
+            if next > b {
+                // Down: the tile goes from nibble m + w - 1 to m; the nibbles above m keep
+                // their order, so sort by nibbles m + 1 .. m + w.
+                (step.left, step.right) = (4, 4 * (w - 1));
+                (step.lo, step.hi) = (4 * (m + 1), 4 * (m + w));
+            } else {
+                // Up: the tile goes from nibble m to m + w - 1: sort by that nibble.
+                (step.left, step.right) = (4 * (w - 1), 4);
+                (step.lo, step.hi) = (4 * (m + w - 1), 4 * (m + w));
+            }
+        }
+        step
+    }
+
+    /// The successor's squeezed state (nibble 0 left as it comes out).
+    #[inline(always)]
+    fn apply(&self, key: u64) -> u64 {
+        let f = key & self.mask;
+        (key & !self.mask) | (((f << self.left) | (f >> self.right)) & self.mask)
     }
 }
 
@@ -114,31 +186,50 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         generated: 1,
         ..SearchStats::default()
     };
+    let tiles_xor = xor_nibbles(root);
     let mut first = NibbleLayer {
-        keys: vec![squeeze(root, root_blank) | (root_blank as u64) << 60],
+        keys: vec![(squeeze(root, root_blank) & !FROM) | root_blank as u64],
         start: [1; 17],
     };
     for s in &mut first.start[..=root_blank] {
         *s = 0;
     }
     let mut layers = vec![first];
-    // The goal's neighbours (blank cell, entry): when one is in a layer, the goal is in the next.
+    // The goal's neighbours (blank cell, squeezed state): when one is in a layer, the goal is
+    // in the next.
     let goal_blank = goal.blank(cells);
+    let goal_key = squeeze(goal, goal_blank) >> 4;
     let goal_neighbours: Vec<(usize, u64)> = (0..usize::from(geometry.neighbour_count[goal_blank]))
         .map(|k| {
             let n = usize::from(geometry.neighbours[goal_blank][k]);
             let tile = (goal >> (4 * n)) & 0xF;
             let state = (goal & !(0xF << (4 * n))) | tile << (4 * goal_blank);
-            (n, squeeze(state, n))
+            (n, squeeze(state, n) >> 4)
         })
         .collect();
+    // The moves of every cell, in Korf's order; whether a cell's moves need the entries'
+    // nibble 0; and for every cell the runs (parent cell, move) whose successors land on it,
+    // by parent cell.
+    let mut steps = [[Step::default(); 4]; 16];
+    let mut needs_full = [false; 16];
+    let mut inbound: Vec<Vec<(usize, usize)>> = vec![Vec::new(); cells];
+    for b in 0..cells {
+        for k in 0..usize::from(geometry.neighbour_count[b]) {
+            let n = usize::from(geometry.neighbours[b][k]);
+            steps[b][k] = Step::new(geometry, b, n);
+            needs_full[b] |= steps[b][k].mask & FROM != 0;
+            inbound[n].push((b, k));
+        }
+    }
     // came_from[b][c]: entries of the newest layer in bucket b whose blank came from cell c
     // (they produce no successor with the blank on c).
     let mut came_from = [[0usize; 16]; 16];
     came_from[root_blank][root_blank] = 1;
-    let mut out: Vec<Vec<u64>> = (0..cells).map(|_| Vec::new()).collect();
+    // The successors of a layer, run after run: bucket by bucket, move by move.
+    let mut out: Vec<u64> = Vec::new();
     let mut scratch: Vec<u64> = Vec::new();
     let mut layer_bytes = 8u64;
+    let mut produced = 0usize;
     let mut status = None;
     let mut found = None;
 
@@ -148,56 +239,66 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         let last = goal_neighbours.iter().any(|&(n, key)| {
             layer
                 .bucket(n)
-                .binary_search_by(|e| (e & STATE_BITS).cmp(&key))
+                .binary_search_by(|e| (e >> 4).cmp(&key))
                 .is_ok()
         });
-        // Size this layer's successor buckets exactly before producing any.
-        let mut sizes = [0usize; 16];
-        for (b, cf) in came_from.iter().enumerate().take(cells) {
+        // Size this layer's runs exactly before producing any.
+        let mut run_start = [[0usize; 5]; 16];
+        let mut total = 0;
+        let mut largest_vertical = 0;
+        for b in 0..cells {
             let n = layer.start[b + 1] - layer.start[b];
             for k in 0..usize::from(geometry.neighbour_count[b]) {
-                let next = usize::from(geometry.neighbours[b][k]);
-                sizes[next] += n - cf[next];
+                let step = &steps[b][k];
+                let len = n - came_from[b][step.next];
+                run_start[b][k] = total;
+                total += len;
+                if step.hi != 0 {
+                    largest_vertical = largest_vertical.max(len);
+                }
             }
+            run_start[b][usize::from(geometry.neighbour_count[b])] = total;
         }
-        let total: usize = sizes.iter().sum();
         if !last {
-            let largest = sizes.iter().copied().max().unwrap_or(0);
-            let out_bytes: u64 = sizes.iter().map(|&n| n as u64 * 8).sum();
-            // Buffers, the radix sort's scratch, and the next layer (at most as long as the
-            // buffer).
-            let need = layer_bytes + 2 * out_bytes + largest as u64 * 8;
+            let out_bytes = total as u64 * 8;
+            // The runs, the sort's scratch, and the next layer (at most as long as the runs).
+            let need = layer_bytes + 2 * out_bytes + largest_vertical as u64 * 8;
             if !budget.memory_allows(need) {
                 status = Some(Status::MemoryLimit);
                 break 'search;
             }
             stats.memory_bytes = stats.memory_bytes.max(need);
-            for (buf, &n) in out.iter_mut().zip(&sizes) {
-                if buf.capacity() < n {
-                    // A new allocation: growing would copy the old contents.
-                    *buf = Vec::new();
-                    buf.reserve_exact(n);
-                }
+            if out.capacity() < total {
+                // A new allocation: growing would copy the old contents.
+                out = Vec::new();
+                out.reserve_exact(total);
             }
-            // Written before it is read: the zeros only make it safe to index.
-            if scratch.len() < largest {
+            if scratch.len() < largest_vertical {
                 // The old one freed before the larger one is allocated.
                 drop(std::mem::take(&mut scratch));
-                scratch = vec![0; largest];
+                // Written before it is read: the zeros only make it safe to index.
+                scratch = vec![0; largest_vertical];
             }
         }
 
-        // Expand the layer in its order, producing successors into the buckets of their blanks.
+        // Expand the layer in its order, writing each successor to the run of its move.
+        produced = 0;
+        let spare = out.spare_capacity_mut();
         for b in 0..cells {
-            let neighbours = geometry.neighbours[b];
-            let count = usize::from(geometry.neighbour_count[b]);
+            let steps = &steps[b][..usize::from(geometry.neighbour_count[b])];
+            let mut at = [0usize; 4];
+            at.copy_from_slice(&run_start[b][..4]);
+            let full_key = needs_full[b];
             for &entry in layer.bucket(b) {
-                let state = unsqueeze(entry, b);
-                let from = (entry >> 60) as usize;
+                let key = if full_key {
+                    full(entry, tiles_xor)
+                } else {
+                    entry
+                };
+                let from = (entry & FROM) as usize;
                 stats.expanded += 1;
-                for &next in &neighbours[..count] {
-                    let next = usize::from(next);
-                    if next == from {
+                for (k, step) in steps.iter().enumerate() {
+                    if step.next == from {
                         continue;
                     }
                     stats.generated += 1;
@@ -207,78 +308,79 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                         status = Some(s);
                         break 'search;
                     }
-                    let tile = (state >> (4 * next)) & 0xF;
-                    let child = (state & !(0xF << (4 * next))) | tile << (4 * b);
-                    if child == goal {
-                        found = Some((state, b));
+                    let child = (step.apply(key) & !FROM) | b as u64;
+                    if child >> 4 == goal_key && step.next == goal_blank {
+                        found = Some((unsqueeze(full(entry, tiles_xor), b), b));
                         status = Some(Status::Solved);
                         break 'search;
                     }
                     if !last {
-                        out[next & 15].push(squeeze(child, next) | (b as u64) << 60);
+                        spare[at[k]].write(child);
+                        at[k] += 1;
+                        produced += 1;
                     }
                 }
             }
         }
-        stats.stored_peak = stats.stored_peak.max(stored(&layers, &out));
-        // A last layer always produces the goal; an empty buffer means no goal reachable.
+        stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
+        // A last layer always produces the goal; no successors means no goal reachable.
         if last || total == 0 {
             break 'search;
         }
+        assert_eq!(produced, total, "the runs were sized exactly");
+        // SAFETY: the loop above wrote every one of the first `total` slots: each run
+        // `run_start[b][k]..run_start[b][k + 1]` received one successor per entry of bucket `b`
+        // not come from the move's cell, which is the run's length, and `produced == total`.
+        unsafe { out.set_len(total) };
 
-        // Sort, deduplicate and subtract the previous layer, bucket by bucket.
+        // Sort the runs of vertical moves; those of horizontal moves are in order already.
+        for b in 0..cells {
+            for k in 0..usize::from(geometry.neighbour_count[b]) {
+                let step = &steps[b][k];
+                if step.hi != 0 {
+                    let run = &mut out[run_start[b][k]..run_start[b][k + 1]];
+                    sort_run(run, &mut scratch, step.lo, step.hi);
+                }
+            }
+        }
+
+        // Merge the runs of every bucket, dropping repeats and the previous layer's states.
         let previous = layers.len().checked_sub(2).map(|i| &layers[i]);
         let mut next_layer = NibbleLayer {
             keys: Vec::with_capacity(total),
             start: [0; 17],
         };
         came_from = [[0; 16]; 16];
-        for (b, buf) in out.iter_mut().enumerate() {
-            let sorted: &[u64] = if radix_sort(buf, &mut scratch) {
-                &scratch[..buf.len()]
-            } else {
-                buf
-            };
-            let before: &[u64] = previous.map_or(&[], |p| p.bucket(b));
-            let mut j = 0;
-            let mut last = u64::MAX;
-            for &e in sorted {
-                let key = e & STATE_BITS;
-                if key == last {
-                    continue;
-                }
-                last = key;
-                while j < before.len() && before[j] & STATE_BITS < key {
-                    j += 1;
-                }
-                if j < before.len() && before[j] & STATE_BITS == key {
-                    continue;
-                }
-                next_layer.keys.push(e);
-                came_from[b][(e >> 60) as usize] += 1;
+        for c in 0..cells {
+            let mut runs: [&[u64]; 4] = [&[]; 4];
+            for (slot, &(b, k)) in runs.iter_mut().zip(&inbound[c]) {
+                *slot = &out[run_start[b][k]..run_start[b][k + 1]];
             }
-            next_layer.start[b + 1] = next_layer.keys.len();
-            buf.clear();
+            let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
+            merge_runs(&runs, before, &mut next_layer.keys, &mut came_from[c]);
+            next_layer.start[c + 1] = next_layer.keys.len();
         }
-        for b in cells..16 {
-            next_layer.start[b + 1] = next_layer.keys.len();
+        for c in cells..16 {
+            next_layer.start[c + 1] = next_layer.keys.len();
         }
+        out.clear();
+        produced = 0;
         next_layer.keys.shrink_to_fit();
         layer_bytes += next_layer.keys.capacity() as u64 * 8;
         layers.push(next_layer);
     }
 
     // A search stopped inside a layer holds that layer's successors so far.
-    stats.stored_peak = stats.stored_peak.max(stored(&layers, &out));
+    stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
     let moves = found.map(|(state, blank)| {
         // The goal's blank, then back through the layers by the came-from cells.
         let mut blanks = vec![goal.blank(cells), blank];
         let (mut state, mut blank) = (state, blank);
         for layer in layers.iter().rev() {
             let bucket = layer.bucket(blank);
-            let key = squeeze(state, blank);
-            let i = bucket.partition_point(|&e| e & STATE_BITS < key);
-            let from = (bucket[i] >> 60) as usize;
+            let key = squeeze(state, blank) >> 4;
+            let i = bucket.partition_point(|&e| e >> 4 < key);
+            let from = (bucket[i] & FROM) as usize;
             if from == blank {
                 break; // the root
             }
@@ -300,38 +402,65 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     }
 }
 
-/// Entries held: the kept layers' and the successor buckets'.
-fn stored(layers: &[NibbleLayer], out: &[Vec<u64>]) -> u64 {
-    (layers.iter().map(|l| l.keys.len()).sum::<usize>() + out.iter().map(Vec::len).sum::<usize>())
-        as u64
+/// Entries held: the kept layers' and the successors produced by the current layer.
+fn stored(layers: &[NibbleLayer], produced: usize) -> u64 {
+    (layers.iter().map(|l| l.keys.len()).sum::<usize>() + produced) as u64
 }
 
-/// Bits per digit of the radix sort: 5 passes over the 60 state bits, 4096 counters a pass.
-const DIGIT_BITS: u32 = 12;
-const DIGITS: usize = 5;
-const RADIX: usize = 1 << DIGIT_BITS;
+/// Groups up to this long are sorted by insertion.
+const SMALL_GROUP: usize = 24;
 
-/// Sorts `keys` stably by their 60 state bits (equal states keep their production order, so
-/// the first of a run is the first discoverer). Returns whether the result is in `scratch`
-/// (which must be at least as long as `keys`).
-/// Out of line: called once per bucket and layer, and so visible in profiles.
+/// Sorts the run of a vertical move's successors (in their parents' order). Entries with equal
+/// bits from `hi` up are contiguous and in order between groups; within a group, a stable sort
+/// by the bits `lo..hi` puts them in order (the rest of their order is their parents').
+/// The entries of a run are distinct, so any sort by value gives the same result.
+/// Out of line: called once per run and layer, and so visible in profiles.
 #[inline(never)]
-fn radix_sort(keys: &mut [u64], scratch: &mut [u64]) -> bool {
-    let n = keys.len();
-    if n <= 256 {
-        keys.sort_by_key(|&e| e & STATE_BITS);
-        return false;
+fn sort_run(run: &mut [u64], scratch: &mut [u64], lo: u32, hi: u32) {
+    let mut i = 0;
+    while i < run.len() {
+        let top = run[i] >> hi;
+        let mut j = i + 1;
+        while j < run.len() && run[j] >> hi == top {
+            j += 1;
+        }
+        let group = &mut run[i..j];
+        if group.len() <= SMALL_GROUP {
+            insertion_sort(group);
+        } else {
+            nibble_sort(group, scratch, lo, hi);
+        }
+        i = j;
     }
-    let mut counts = vec![[0u32; RADIX]; DIGITS];
-    for &e in keys.iter() {
-        for (d, c) in counts.iter_mut().enumerate() {
-            c[((e >> (DIGIT_BITS as usize * d)) as usize) & (RADIX - 1)] += 1;
+}
+
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// A stable LSD radix sort of `v` by its bits `lo..hi`, a nibble a pass; `scratch` at least as
+/// long as `v`.
+fn nibble_sort(v: &mut [u64], scratch: &mut [u64], lo: u32, hi: u32) {
+    let n = v.len();
+    let scratch = &mut scratch[..n];
+    let digits = ((hi - lo) / 4) as usize;
+    let mut counts = [[0u32; 16]; 15];
+    for &e in v.iter() {
+        for (d, c) in counts[..digits].iter_mut().enumerate() {
+            c[((e >> (lo as usize + 4 * d)) & 0xF) as usize] += 1;
         }
     }
-    let scratch = &mut scratch[..n];
     let mut in_scratch = false;
-    for (d, c) in counts.iter_mut().enumerate() {
-        // A digit that all keys share leaves the order as it is.
+    for (d, c) in counts[..digits].iter_mut().enumerate() {
+        // A digit that all entries share leaves the order as it is.
         if c.iter().any(|&k| k as usize == n) {
             continue;
         }
@@ -341,20 +470,60 @@ fn radix_sort(keys: &mut [u64], scratch: &mut [u64]) -> bool {
             *k = sum;
             sum += here;
         }
-        let shift = DIGIT_BITS as usize * d;
+        let shift = lo as usize + 4 * d;
         let (from, to): (&[u64], &mut [u64]) = if in_scratch {
-            (&scratch[..], &mut keys[..])
+            (&scratch[..], &mut v[..])
         } else {
-            (&keys[..], &mut scratch[..])
+            (&v[..], &mut scratch[..])
         };
         for &e in from {
-            let slot = &mut c[((e >> shift) as usize) & (RADIX - 1)];
+            let slot = &mut c[((e >> shift) & 0xF) as usize];
             to[*slot as usize] = e;
             *slot += 1;
         }
         in_scratch = !in_scratch;
     }
-    in_scratch
+    if in_scratch {
+        v.copy_from_slice(scratch);
+    }
+}
+
+/// Appends to `layer` the merge of up to four sorted `runs` (the successors landing on one
+/// cell, by their parents' cells), keeping the first entry of each state (the smallest
+/// came-from cell: the first discoverer's) and dropping the states in `before` (the previous
+/// layer's bucket); counts the kept entries by came-from cell.
+#[inline(never)]
+fn merge_runs(runs: &[&[u64]; 4], before: &[u64], layer: &mut Vec<u64>, came_from: &mut [usize; 16]) {
+    // Entries never reach u64::MAX (their top nibble is 0): it marks an exhausted run.
+    let head = |r: &[u64], i: usize| r.get(i).copied().unwrap_or(u64::MAX);
+    let mut at = [0usize; 4];
+    let mut h = [head(runs[0], 0), head(runs[1], 0), head(runs[2], 0), head(runs[3], 0)];
+    let mut last = u64::MAX;
+    let mut j = 0;
+    loop {
+        let a = if h[1] < h[0] { 1 } else { 0 };
+        let b = if h[3] < h[2] { 3 } else { 2 };
+        let k = if h[b] < h[a] { b } else { a };
+        let e = h[k];
+        if e == u64::MAX {
+            break;
+        }
+        at[k] += 1;
+        h[k] = head(runs[k], at[k]);
+        let state = e >> 4;
+        if state == last {
+            continue;
+        }
+        last = state;
+        while j < before.len() && before[j] >> 4 < state {
+            j += 1;
+        }
+        if j < before.len() && before[j] >> 4 == state {
+            continue;
+        }
+        layer.push(e);
+        came_from[(e & FROM) as usize] += 1;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
