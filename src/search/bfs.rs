@@ -32,7 +32,7 @@
 //! predecessor, which is found in the previous layer by binary search.
 
 use std::cmp::Ordering;
-use std::mem::size_of;
+use std::mem::{MaybeUninit, size_of};
 
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 
@@ -242,25 +242,31 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                 .binary_search_by(|e| (e >> 4).cmp(&key))
                 .is_ok()
         });
-        // Size this layer's runs exactly before producing any.
-        let mut run_start = [[0usize; 5]; 16];
+        // Size this layer's runs exactly before producing any. Every run is followed by one
+        // slot, which ends up holding u64::MAX (the merge's sentinel).
+        let mut run_start = [[0usize; 4]; 16];
+        let mut run_end = [[0usize; 4]; 16];
+        let mut bucket_generated = [0u64; 16];
         let mut total = 0;
+        let mut slots = 0;
         let mut largest_vertical = 0;
         for b in 0..cells {
             let n = layer.start[b + 1] - layer.start[b];
             for k in 0..usize::from(geometry.neighbour_count[b]) {
                 let step = &steps[b][k];
                 let len = n - came_from[b][step.next];
-                run_start[b][k] = total;
+                run_start[b][k] = slots;
+                run_end[b][k] = slots + len;
+                slots += len + 1;
                 total += len;
+                bucket_generated[b] += len as u64;
                 if step.hi != 0 {
                     largest_vertical = largest_vertical.max(len);
                 }
             }
-            run_start[b][usize::from(geometry.neighbour_count[b])] = total;
         }
         if !last {
-            let out_bytes = total as u64 * 8;
+            let out_bytes = slots as u64 * 8;
             // The runs, the sort's scratch, and the next layer (at most as long as the runs).
             let need = layer_bytes + 2 * out_bytes + largest_vertical as u64 * 8;
             if !budget.memory_allows(need) {
@@ -268,10 +274,10 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                 break 'search;
             }
             stats.memory_bytes = stats.memory_bytes.max(need);
-            if out.capacity() < total {
+            if out.capacity() < slots {
                 // A new allocation: growing would copy the old contents.
                 out = Vec::new();
-                out.reserve_exact(total);
+                out.reserve_exact(slots);
             }
             if scratch.len() < largest_vertical {
                 // The old one freed before the larger one is allocated.
@@ -285,10 +291,23 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         produced = 0;
         let spare = out.spare_capacity_mut();
         for b in 0..cells {
-            let steps = &steps[b][..usize::from(geometry.neighbour_count[b])];
-            let mut at = [0usize; 4];
-            at.copy_from_slice(&run_start[b][..4]);
+            let count = usize::from(geometry.neighbour_count[b]);
+            let steps = &steps[b][..count];
+            let mut at = run_start[b];
             let full_key = needs_full[b];
+            if !last && stats.generated + bucket_generated[b] < budget.next_check {
+                // No limit check and no goal (only a last layer produces it) in this bucket.
+                let bucket = layer.bucket(b);
+                match count {
+                    2 => expand_bucket::<2>(bucket, steps, b, full_key, tiles_xor, spare, &mut at),
+                    3 => expand_bucket::<3>(bucket, steps, b, full_key, tiles_xor, spare, &mut at),
+                    _ => expand_bucket::<4>(bucket, steps, b, full_key, tiles_xor, spare, &mut at),
+                }
+                stats.expanded += bucket.len() as u64;
+                stats.generated += bucket_generated[b];
+                produced += bucket_generated[b] as usize;
+                continue;
+            }
             for &entry in layer.bucket(b) {
                 let key = if full_key {
                     full(entry, tiles_xor)
@@ -328,17 +347,23 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
             break 'search;
         }
         assert_eq!(produced, total, "the runs were sized exactly");
-        // SAFETY: the loop above wrote every one of the first `total` slots: each run
-        // `run_start[b][k]..run_start[b][k + 1]` received one successor per entry of bucket `b`
-        // not come from the move's cell, which is the run's length, and `produced == total`.
-        unsafe { out.set_len(total) };
+        for b in 0..cells {
+            for &end in &run_end[b][..usize::from(geometry.neighbour_count[b])] {
+                spare[end].write(u64::MAX);
+            }
+        }
+        // SAFETY: the loop above wrote every one of the first `slots` slots: each run
+        // `run_start[b][k]..run_end[b][k]` received one successor per entry of bucket `b`
+        // not come from the move's cell, which is the run's length (and `produced == total`
+        // checks it), and the slot after every run was just written.
+        unsafe { out.set_len(slots) };
 
         // Sort the runs of vertical moves; those of horizontal moves are in order already.
         for b in 0..cells {
             for k in 0..usize::from(geometry.neighbour_count[b]) {
                 let step = &steps[b][k];
                 if step.hi != 0 {
-                    let run = &mut out[run_start[b][k]..run_start[b][k + 1]];
+                    let run = &mut out[run_start[b][k]..run_end[b][k]];
                     sort_run(run, &mut scratch, step.lo, step.hi);
                 }
             }
@@ -352,9 +377,10 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         };
         came_from = [[0; 16]; 16];
         for c in 0..cells {
-            let mut runs: [&[u64]; 4] = [&[]; 4];
+            // Every run with its sentinel; the missing ones just a sentinel.
+            let mut runs: [&[u64]; 4] = [&[u64::MAX]; 4];
             for (slot, &(b, k)) in runs.iter_mut().zip(&inbound[c]) {
-                *slot = &out[run_start[b][k]..run_start[b][k + 1]];
+                *slot = &out[run_start[b][k]..=run_end[b][k]];
             }
             let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
             merge_runs(&runs, before, &mut next_layer.keys, &mut came_from[c]);
@@ -488,28 +514,67 @@ fn nibble_sort(v: &mut [u64], scratch: &mut [u64], lo: u32, hi: u32) {
     }
 }
 
+/// Expands the entries of bucket `b` (whose moves have `K` steps, none the goal's) into the
+/// runs of their moves, without branches: every successor is written, and its run's end
+/// advanced unless the move goes back to the entry's came-from cell (the slot after each run
+/// takes the last such write).
+#[inline(never)]
+fn expand_bucket<const K: usize>(
+    bucket: &[u64],
+    steps: &[Step],
+    b: usize,
+    full_key: bool,
+    tiles_xor: u64,
+    spare: &mut [MaybeUninit<u64>],
+    at: &mut [usize; 4],
+) {
+    let steps: &[Step; K] = steps.try_into().expect("K steps");
+    let mut ends = [0usize; K];
+    ends.copy_from_slice(&at[..K]);
+    for &entry in bucket {
+        let key = if full_key {
+            full(entry, tiles_xor)
+        } else {
+            entry
+        };
+        let from = (entry & FROM) as usize;
+        for k in 0..K {
+            let child = (steps[k].apply(key) & !FROM) | b as u64;
+            spare[ends[k]].write(child);
+            ends[k] += usize::from(steps[k].next != from);
+        }
+    }
+    at[..K].copy_from_slice(&ends);
+}
+
 /// Appends to `layer` the merge of up to four sorted `runs` (the successors landing on one
-/// cell, by their parents' cells), keeping the first entry of each state (the smallest
+/// cell, by their parents' cells, each ending with the sentinel u64::MAX, which no entry
+/// reaches: their top nibble is 0), keeping the first entry of each state (the smallest
 /// came-from cell: the first discoverer's) and dropping the states in `before` (the previous
 /// layer's bucket); counts the kept entries by came-from cell.
 #[inline(never)]
-fn merge_runs(runs: &[&[u64]; 4], before: &[u64], layer: &mut Vec<u64>, came_from: &mut [usize; 16]) {
-    // Entries never reach u64::MAX (their top nibble is 0): it marks an exhausted run.
-    let head = |r: &[u64], i: usize| r.get(i).copied().unwrap_or(u64::MAX);
-    let mut at = [0usize; 4];
-    let mut h = [head(runs[0], 0), head(runs[1], 0), head(runs[2], 0), head(runs[3], 0)];
+fn merge_runs(
+    runs: &[&[u64]; 4],
+    before: &[u64],
+    layer: &mut Vec<u64>,
+    came_from: &mut [usize; 16],
+) {
+    let [r0, r1, r2, r3] = *runs;
+    let (mut i0, mut i1, mut i2, mut i3) = (0, 0, 0, 0);
+    let (mut h0, mut h1, mut h2, mut h3) = (r0[0], r1[0], r2[0], r3[0]);
     let mut last = u64::MAX;
     let mut j = 0;
     loop {
-        let a = if h[1] < h[0] { 1 } else { 0 };
-        let b = if h[3] < h[2] { 3 } else { 2 };
-        let k = if h[b] < h[a] { b } else { a };
-        let e = h[k];
+        // Entries of different runs differ (in their came-from cells): one run holds the least.
+        let e = h0.min(h1).min(h2.min(h3));
         if e == u64::MAX {
             break;
         }
-        at[k] += 1;
-        h[k] = head(runs[k], at[k]);
+        i0 += usize::from(h0 == e);
+        i1 += usize::from(h1 == e);
+        i2 += usize::from(h2 == e);
+        i3 += usize::from(h3 == e);
+        (h0, h1, h2, h3) = (r0[i0], r1[i1], r2[i2], r3[i3]);
         let state = e >> 4;
         if state == last {
             continue;
