@@ -236,17 +236,19 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     'search: loop {
         let layer = layers.last().expect("the root's layer");
         // The last layer: expanded only to count up to the goal, its successors not stored.
-        let last = goal_neighbours.iter().any(|&(n, key)| {
-            layer
-                .bucket(n)
-                .binary_search_by(|e| (e >> 4).cmp(&key))
-                .is_ok()
-        });
+        // The goal's first producer is its neighbour earliest in the layer (bucket, index).
+        let producer = goal_neighbours
+            .iter()
+            .filter_map(|&(n, key)| {
+                let found = layer.bucket(n).binary_search_by(|e| (e >> 4).cmp(&key));
+                found.ok().map(|i| (n, i))
+            })
+            .min();
+        let last = producer.is_some();
         // Size this layer's runs exactly before producing any. Every run is followed by one
         // slot, which ends up holding u64::MAX (the merge's sentinel).
         let mut run_start = [[0usize; 4]; 16];
         let mut run_end = [[0usize; 4]; 16];
-        let mut bucket_generated = [0u64; 16];
         let mut total = 0;
         let mut slots = 0;
         let mut largest_vertical = 0;
@@ -259,7 +261,6 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                 run_end[b][k] = slots + len;
                 slots += len + 1;
                 total += len;
-                bucket_generated[b] += len as u64;
                 if step.hi != 0 {
                     largest_vertical = largest_vertical.max(len);
                 }
@@ -287,7 +288,9 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
             }
         }
 
-        // Expand the layer in its order, writing each successor to the run of its move.
+        // Expand the layer in its order, writing each successor to the run of its move. Runs
+        // of entries whose successors cannot reach the next limit check take the fast loops;
+        // the entry on which a check falls, and the goal's producer, the checked loop.
         produced = 0;
         let spare = out.spare_capacity_mut();
         for b in 0..cells {
@@ -295,20 +298,42 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
             let steps = &steps[b][..count];
             let mut at = run_start[b];
             let full_key = needs_full[b];
-            if !last && stats.generated + bucket_generated[b] < budget.next_check {
-                // No limit check and no goal (only a last layer produces it) in this bucket.
-                let bucket = layer.bucket(b);
-                match count {
-                    2 => expand_bucket::<2>(bucket, steps, b, full_key, tiles_xor, spare, &mut at),
-                    3 => expand_bucket::<3>(bucket, steps, b, full_key, tiles_xor, spare, &mut at),
-                    _ => expand_bucket::<4>(bucket, steps, b, full_key, tiles_xor, spare, &mut at),
+            let bucket = layer.bucket(b);
+            // In the last layer, the entries before the goal's producer are only counted.
+            let fast_end = match producer {
+                Some((pb, pi)) if pb == b => pi,
+                _ => bucket.len(),
+            };
+            let mut i = 0;
+            while i < bucket.len() {
+                let room = budget.next_check.saturating_sub(stats.generated);
+                let chunk = (room.saturating_sub(1) / count as u64)
+                    .min(fast_end.saturating_sub(i) as u64) as usize;
+                if chunk > 0 {
+                    let part = &bucket[i..i + chunk];
+                    let generated = if last {
+                        // Every entry but the root's skips the move back to its came-from cell.
+                        part.iter()
+                            .map(|&e| count as u64 - u64::from((e & FROM) as usize != b))
+                            .sum()
+                    } else {
+                        let args = (part, steps, b, full_key, tiles_xor, &mut *spare, &mut at);
+                        match count {
+                            2 => expand_bucket::<2>(args),
+                            3 => expand_bucket::<3>(args),
+                            _ => expand_bucket::<4>(args),
+                        }
+                    };
+                    stats.expanded += chunk as u64;
+                    stats.generated += generated;
+                    if !last {
+                        produced += generated as usize;
+                    }
+                    i += chunk;
+                    continue;
                 }
-                stats.expanded += bucket.len() as u64;
-                stats.generated += bucket_generated[b];
-                produced += bucket_generated[b] as usize;
-                continue;
-            }
-            for &entry in layer.bucket(b) {
+                let entry = bucket[i];
+                i += 1;
                 let key = if full_key {
                     full(entry, tiles_xor)
                 } else {
@@ -514,20 +539,25 @@ fn nibble_sort(v: &mut [u64], scratch: &mut [u64], lo: u32, hi: u32) {
     }
 }
 
-/// Expands the entries of bucket `b` (whose moves have `K` steps, none the goal's) into the
-/// runs of their moves, without branches: every successor is written, and its run's end
-/// advanced unless the move goes back to the entry's came-from cell (the slot after each run
-/// takes the last such write).
+/// The arguments of [`expand_bucket`]: entries of bucket `b`, its moves, `b`, whether the
+/// moves need the entries' nibble 0, the xor of the tiles, the runs, and the runs' ends.
+type ExpandArgs<'a> = (
+    &'a [u64],
+    &'a [Step],
+    usize,
+    bool,
+    u64,
+    &'a mut [MaybeUninit<u64>],
+    &'a mut [usize; 4],
+);
+
+/// Expands entries of bucket `b` (whose moves have `K` steps; none produces the goal) into
+/// the runs of their moves, without branches: every successor is written, and its run's end
+/// advanced unless the move goes back to the entry's came-from cell (a later write, at the
+/// latest the run's sentinel, overwrites such a slot). Returns the successors produced.
 #[inline(never)]
-fn expand_bucket<const K: usize>(
-    bucket: &[u64],
-    steps: &[Step],
-    b: usize,
-    full_key: bool,
-    tiles_xor: u64,
-    spare: &mut [MaybeUninit<u64>],
-    at: &mut [usize; 4],
-) {
+fn expand_bucket<const K: usize>(args: ExpandArgs) -> u64 {
+    let (bucket, steps, b, full_key, tiles_xor, spare, at) = args;
     let steps: &[Step; K] = steps.try_into().expect("K steps");
     let mut ends = [0usize; K];
     ends.copy_from_slice(&at[..K]);
@@ -544,7 +574,12 @@ fn expand_bucket<const K: usize>(
             ends[k] += usize::from(steps[k].next != from);
         }
     }
-    at[..K].copy_from_slice(&ends);
+    let mut produced = 0;
+    for k in 0..K {
+        produced += (ends[k] - at[k]) as u64;
+        at[k] = ends[k];
+    }
+    produced
 }
 
 /// Appends to `layer` the merge of up to four sorted `runs` (the successors landing on one
