@@ -213,11 +213,12 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     let mut steps = [[Step::default(); 4]; 16];
     let mut needs_full = [false; 16];
     let mut inbound: Vec<Vec<(usize, usize)>> = vec![Vec::new(); cells];
-    for b in 0..cells {
-        for k in 0..usize::from(geometry.neighbour_count[b]) {
+    for (b, cell_steps) in steps.iter_mut().enumerate().take(cells) {
+        let count = usize::from(geometry.neighbour_count[b]);
+        for (k, step) in cell_steps[..count].iter_mut().enumerate() {
             let n = usize::from(geometry.neighbours[b][k]);
-            steps[b][k] = Step::new(geometry, b, n);
-            needs_full[b] |= steps[b][k].mask & FROM != 0;
+            *step = Step::new(geometry, b, n);
+            needs_full[b] |= step.mask & FROM != 0;
             inbound[n].push((b, k));
         }
     }
@@ -322,6 +323,7 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                     } else {
                         let args = (part, steps, b, full_key, tiles_xor, &mut *spare, &mut at);
                         match count {
+                            1 => expand_bucket::<1>(args),
                             2 => expand_bucket::<2>(args),
                             3 => expand_bucket::<3>(args),
                             _ => expand_bucket::<4>(args),
