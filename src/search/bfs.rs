@@ -19,14 +19,30 @@
 //! - `stored_peak` is the most entries held at once: the states of the kept layers plus the
 //!   successors waiting in the buffer (duplicates included, each entry once). The last layer's
 //!   successors are counted, not stored: before a layer is expanded, the goal's neighbours are
-//!   looked up in it, and when one is there the goal is in the next layer.
+//!   looked up in it, and when one is there the goal is in the next layer. The goal's producer
+//!   is then the first of them in the layer's order; the nibble path counts the successors of
+//!   the entries before it (every entry but the root's has one move fewer than its cell) without
+//!   producing them, so the counts are those of producing them one by one.
 //!
 //! # Two paths
-//! Boards of at most 16 cells (`u64` states, the 4 x 4 and smaller) take a specialised path:
-//! layers bucketed by the blank's cell, each entry 8 bytes (the 15 other nibbles, with the
-//! blank's nibble removed, and the came-from cell in the top 4 bits), sorted by a stable LSD
-//! radix sort on the 60 state bits. Larger boards store `(state, blank, came-from)` entries
-//! and sort them with the standard library's stable sort.
+//! Boards of at most 16 cells (`u64` states, the 4 x 4 and smaller) take a specialised path.
+//! Layers are bucketed by the blank's cell, each entry 8 bytes: the state's 15 other nibbles
+//! (the blank's removed, "squeezed"), whose nibble 0 (which follows from the others: the tiles
+//! are always the same set) is replaced by the came-from cell. Compared as integers, entries
+//! are in the layer order, and the entries of one state by came-from cell, which is the order
+//! of the discoverers' buckets: the smallest is the first discoverer's.
+//!
+//! A bucket's successors are written into one run per move. A horizontal move leaves the
+//! squeezed state unchanged, so its run is sorted as it comes; a vertical move over `w` columns
+//! rotates `w` nibbles by one, so its run is sorted above that field and needs a stable sort
+//! on one (up) or `w - 1` (down) nibbles within groups of equal higher nibbles (insertion sort
+//! for small groups, nibble-wise LSD counting passes for large ones). The up to four runs that
+//! land on a cell are then merged, repeats dropped (the first, smallest entry kept) and the
+//! previous layer's bucket subtracted in the same pass. Large buffers are advised to use
+//! transparent huge pages (written once end to end, they otherwise cost a page fault per 4 KiB).
+//!
+//! Larger boards store `(state, blank, came-from)` entries and sort them with the standard
+//! library's stable sort.
 //!
 //! The path is recovered backwards from the goal: the came-from cell of a state gives its
 //! predecessor, which is found in the previous layer by binary search.
