@@ -424,13 +424,19 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         advise_huge_pages(&next_layer.keys);
         came_from = [[0; 16]; 16];
         for c in 0..cells {
-            // Every run with its sentinel; the missing ones just a sentinel.
+            // Every run with its sentinel.
             let mut runs: [&[u64]; 4] = [&[u64::MAX]; 4];
             for (slot, &(b, k)) in runs.iter_mut().zip(&inbound[c]) {
                 *slot = &out[run_start[b][k]..=run_end[b][k]];
             }
             let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
-            merge_runs(&runs, before, &mut next_layer.keys, &mut came_from[c]);
+            let (keys, came) = (&mut next_layer.keys, &mut came_from[c]);
+            match inbound[c].len() {
+                1 => merge_runs::<1>(&[runs[0]], before, keys, came),
+                2 => merge_runs::<2>(&[runs[0], runs[1]], before, keys, came),
+                3 => merge_runs::<3>(&[runs[0], runs[1], runs[2]], before, keys, came),
+                _ => merge_runs::<4>(&runs, before, keys, came),
+            }
             next_layer.start[c + 1] = next_layer.keys.len();
         }
         for c in cells..16 {
@@ -626,34 +632,38 @@ fn expand_bucket<const K: usize>(args: ExpandArgs) -> u64 {
     produced
 }
 
-/// Appends to `layer` the merge of up to four sorted `runs` (the successors landing on one
-/// cell, by their parents' cells, each ending with the sentinel u64::MAX, which no entry
-/// reaches: their top nibble is 0), keeping the first entry of each state (the smallest
-/// came-from cell: the first discoverer's) and dropping the states in `before` (the previous
-/// layer's bucket); counts the kept entries by came-from cell.
+/// Appends to `layer` the merge of the `R` sorted `runs` (the successors landing on one cell,
+/// by their parents' cells, each ending with the sentinel u64::MAX, which no entry reaches:
+/// their top nibble is 0), keeping the first entry of each state (the smallest came-from cell:
+/// the first discoverer's) and dropping the states in `before` (the previous layer's bucket);
+/// counts the kept entries by came-from cell.
 #[inline(never)]
-fn merge_runs(
-    runs: &[&[u64]; 4],
+fn merge_runs<const R: usize>(
+    runs: &[&[u64]; R],
     before: &[u64],
     layer: &mut Vec<u64>,
     came_from: &mut [usize; 16],
 ) {
-    let [r0, r1, r2, r3] = *runs;
-    let (mut i0, mut i1, mut i2, mut i3) = (0, 0, 0, 0);
-    let (mut h0, mut h1, mut h2, mut h3) = (r0[0], r1[0], r2[0], r3[0]);
+    let mut at = [0usize; R];
+    let mut head = [0u64; R];
+    for r in 0..R {
+        head[r] = runs[r][0];
+    }
     let mut last = u64::MAX;
     let mut j = 0;
     loop {
         // Entries of different runs differ (in their came-from cells): one run holds the least.
-        let e = h0.min(h1).min(h2.min(h3));
+        let mut e = head[0];
+        for h in &head[1..] {
+            e = e.min(*h);
+        }
         if e == u64::MAX {
             break;
         }
-        i0 += usize::from(h0 == e);
-        i1 += usize::from(h1 == e);
-        i2 += usize::from(h2 == e);
-        i3 += usize::from(h3 == e);
-        (h0, h1, h2, h3) = (r0[i0], r1[i1], r2[i2], r3[i3]);
+        for r in 0..R {
+            at[r] += usize::from(head[r] == e);
+            head[r] = runs[r][at[r]];
+        }
         let state = e >> 4;
         if state == last {
             continue;
