@@ -871,3 +871,166 @@ fn solved_at_root() -> RawOutcome {
         per_iteration: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Goal;
+
+    /// SplitMix64.
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    /// A random arrangement of the tiles 0..cells (0 the blank), packed a nibble a cell.
+    fn random_state(cells: usize, next: &mut impl FnMut() -> u64) -> u64 {
+        let mut tiles: Vec<u64> = (0..cells as u64).collect();
+        for i in (1..cells).rev() {
+            tiles.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        tiles
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (c, &t)| acc | t << (4 * c))
+    }
+
+    /// The state with the blank (on `blank`) and the tile on `next` swapped, nibble by nibble.
+    fn swapped(state: u64, blank: usize, next: usize) -> u64 {
+        let tile = (state >> (4 * next)) & 0xF;
+        (state & !(0xF << (4 * next)) & !(0xF << (4 * blank))) | tile << (4 * blank)
+    }
+
+    /// The blank's cell, by looking.
+    fn blank_of(state: u64, cells: usize) -> usize {
+        (0..cells).find(|&c| (state >> (4 * c)) & 0xF == 0).unwrap()
+    }
+
+    const SIZES: [(usize, usize); 6] = [(2, 2), (2, 3), (3, 3), (2, 4), (4, 2), (4, 4)];
+
+    #[test]
+    fn a_step_on_a_squeezed_state_is_the_move() {
+        let mut next = rng(1);
+        for (rows, cols) in SIZES {
+            let geometry = Geometry::new(rows, cols, Goal::BlankLast);
+            let cells = rows * cols;
+            for _ in 0..2000 {
+                let state = random_state(cells, &mut next);
+                let b = blank_of(state, cells);
+                let tiles_xor = xor_nibbles(state);
+                let entry = (squeeze(state, b) & !FROM) | 7;
+                assert_eq!(full(entry, tiles_xor), squeeze(state, b));
+                assert_eq!(unsqueeze(squeeze(state, b), b), state);
+                for k in 0..usize::from(geometry.neighbour_count[b]) {
+                    let n = usize::from(geometry.neighbours[b][k]);
+                    let step = Step::new(&geometry, b, n);
+                    let child = swapped(state, b, n);
+                    assert_eq!(
+                        step.apply(squeeze(state, b)),
+                        squeeze(child, n),
+                        "{rows}x{cols} {b} -> {n}"
+                    );
+                    // Horizontal moves leave the squeezed state as it is.
+                    assert_eq!(step.mask == 0, n.abs_diff(b) == 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sorting_a_vertical_run_sorts_it() {
+        let mut next = rng(2);
+        for (rows, cols) in SIZES {
+            let geometry = Geometry::new(rows, cols, Goal::BlankLast);
+            let cells = rows * cols;
+            let tiles_xor = (0..cells as u64).fold(0, |x, t| x ^ t);
+            for b in 0..cells {
+                for k in 0..usize::from(geometry.neighbour_count[b]) {
+                    let n = usize::from(geometry.neighbours[b][k]);
+                    let step = Step::new(&geometry, b, n);
+                    if step.hi == 0 {
+                        continue;
+                    }
+                    // A sorted bucket of distinct states with the blank on b, small and large
+                    // (groups sorted by insertion and by counting passes).
+                    for count in [5, 300, 20_000] {
+                        let mut parents: Vec<u64> = (0..count)
+                            .map(|_| {
+                                let s = random_state(cells, &mut next);
+                                let s = swapped(s, blank_of(s, cells), b);
+                                (squeeze(s, b) & !FROM) | 3
+                            })
+                            .collect();
+                        parents.sort_unstable();
+                        parents.dedup();
+                        let mut run: Vec<u64> = parents
+                            .iter()
+                            .map(|&e| (step.apply(full(e, tiles_xor)) & !FROM) | b as u64)
+                            .collect();
+                        let mut expected = run.clone();
+                        expected.sort_unstable();
+                        let mut scratch = vec![0; run.len()];
+                        sort_run(&mut run, &mut scratch, step.lo, step.hi);
+                        assert_eq!(run, expected, "{rows}x{cols} {b} -> {n}, {count}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn merging_runs_keeps_the_first_of_each_state_and_drops_the_previous_layer() {
+        let mut next = rng(3);
+        for round in 0..200 {
+            let states: Vec<u64> = (0..40).map(|_| (next() % 60) << 4).collect();
+            // Up to four runs from distinct came-from cells, each sorted, with its sentinel.
+            let runs: Vec<Vec<u64>> = [2u64, 5, 6, 9][..1 + round % 4]
+                .iter()
+                .map(|&from| {
+                    let mut r: Vec<u64> = states
+                        .iter()
+                        .filter(|_| next().is_multiple_of(2))
+                        .map(|&s| s | from)
+                        .collect();
+                    r.sort_unstable();
+                    r.dedup();
+                    r.push(u64::MAX);
+                    r
+                })
+                .collect();
+            let mut before: Vec<u64> = (0..10).map(|_| (next() % 60) << 4 | 1).collect();
+            before.sort_unstable();
+            before.dedup_by_key(|e| *e >> 4);
+            // The reference: all entries in order, the first of each state, minus `before`.
+            let mut all: Vec<u64> = runs
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|&e| e != u64::MAX)
+                .collect();
+            all.sort_unstable();
+            all.dedup_by_key(|e| *e >> 4);
+            all.retain(|e| !before.iter().any(|b| b >> 4 == e >> 4));
+            let mut got = Vec::new();
+            let mut came_from = [0usize; 16];
+            let r: Vec<&[u64]> = runs.iter().map(Vec::as_slice).collect();
+            match r.len() {
+                1 => merge_runs::<1>(&[r[0]], &before, &mut got, &mut came_from),
+                2 => merge_runs::<2>(&[r[0], r[1]], &before, &mut got, &mut came_from),
+                3 => merge_runs::<3>(&[r[0], r[1], r[2]], &before, &mut got, &mut came_from),
+                _ => merge_runs::<4>(&[r[0], r[1], r[2], r[3]], &before, &mut got, &mut came_from),
+            }
+            assert_eq!(got, all, "round {round}");
+            for (c, &counted) in came_from.iter().enumerate() {
+                let n = all.iter().filter(|&&e| (e & FROM) as usize == c).count();
+                assert_eq!(counted, n);
+            }
+        }
+    }
+}
