@@ -19,20 +19,36 @@
 //! - `stored_peak` is the most entries held at once: the states of the kept layers plus the
 //!   successors waiting in the buffer (duplicates included, each entry once). The last layer's
 //!   successors are counted, not stored: before a layer is expanded, the goal's neighbours are
-//!   looked up in it, and when one is there the goal is in the next layer.
+//!   looked up in it, and when one is there the goal is in the next layer. The goal's producer
+//!   is then the first of them in the layer's order; the nibble path counts the successors of
+//!   the entries before it (every entry but the root's has one move fewer than its cell) without
+//!   producing them, so the counts are those of producing them one by one.
 //!
 //! # Two paths
-//! Boards of at most 16 cells (`u64` states, the 4 x 4 and smaller) take a specialised path:
-//! layers bucketed by the blank's cell, each entry 8 bytes (the 15 other nibbles, with the
-//! blank's nibble removed, and the came-from cell in the top 4 bits), sorted by a stable LSD
-//! radix sort on the 60 state bits. Larger boards store `(state, blank, came-from)` entries
-//! and sort them with the standard library's stable sort.
+//! Boards of at most 16 cells (`u64` states, the 4 x 4 and smaller) take a specialised path.
+//! Layers are bucketed by the blank's cell, each entry 8 bytes: the state's 15 other nibbles
+//! (the blank's removed, "squeezed"), whose nibble 0 (which follows from the others: the tiles
+//! are always the same set) is replaced by the came-from cell. Compared as integers, entries
+//! are in the layer order, and the entries of one state by came-from cell, which is the order
+//! of the discoverers' buckets: the smallest is the first discoverer's.
+//!
+//! A bucket's successors are written into one run per move. A horizontal move leaves the
+//! squeezed state unchanged, so its run is sorted as it comes; a vertical move over `w` columns
+//! rotates `w` nibbles by one, so its run is sorted above that field and needs a stable sort
+//! on one (up) or `w - 1` (down) nibbles within groups of equal higher nibbles (insertion sort
+//! for small groups, nibble-wise LSD counting passes for large ones). The up to four runs that
+//! land on a cell are then merged, repeats dropped (the first, smallest entry kept) and the
+//! previous layer's bucket subtracted in the same pass. Large buffers are advised to use
+//! transparent huge pages (written once end to end, they otherwise cost a page fault per 4 KiB).
+//!
+//! Larger boards store `(state, blank, came-from)` entries and sort them with the standard
+//! library's stable sort.
 //!
 //! The path is recovered backwards from the goal: the came-from cell of a state gives its
 //! predecessor, which is found in the previous layer by binary search.
 
 use std::cmp::Ordering;
-use std::mem::size_of;
+use std::mem::{MaybeUninit, size_of};
 
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 
@@ -69,23 +85,44 @@ where
 // ---------------------------------------------------------------------------------------------
 // Boards of at most 16 cells: 8-byte entries bucketed by the blank's cell.
 
-/// The 60 bits of an entry that hold the state (the top 4 hold the came-from cell).
-const STATE_BITS: u64 = (1 << 60) - 1;
+/// The nibble of an entry that holds the cell its blank came from. An entry is its state
+/// squeezed ([`squeeze`]) with nibble 0 replaced by that cell: the tiles of a squeezed state
+/// are always the same set, so its nibble 0 follows from the others ([`full`]). Compared as
+/// integers, entries are then in the layer order, and two entries of one state in the order
+/// of their came-from cells, which is the order of their discoverers' buckets.
+const FROM: u64 = 0xF;
 
-/// A state's entry in the bucket of its blank's cell: its nibbles without the blank's, so that
-/// 15 tiles take 60 bits, in the same order as the packed value.
+/// The xor of the 16 nibbles of `v`.
+#[inline(always)]
+fn xor_nibbles(mut v: u64) -> u64 {
+    v ^= v >> 32;
+    v ^= v >> 16;
+    v ^= v >> 8;
+    v ^= v >> 4;
+    v & 0xF
+}
+
+/// A state's 15 tiles without the blank's nibble, so that they take 60 bits, in the same order
+/// as the packed value.
 #[inline(always)]
 fn squeeze(state: u64, blank: usize) -> u64 {
     let low = (1u64 << (4 * blank)) - 1;
     (state & low) | ((state >> 4) & !low)
 }
 
-/// The packed state of an entry of the bucket of cell `blank`.
+/// The packed state of a squeezed state whose blank is on `blank`.
 #[inline(always)]
-fn unsqueeze(entry: u64, blank: usize) -> u64 {
-    let e = entry & STATE_BITS;
+fn unsqueeze(squeezed: u64, blank: usize) -> u64 {
     let low = (1u64 << (4 * blank)) - 1;
-    (e & low) | ((e & !low) << 4)
+    (squeezed & low) | ((squeezed & !low) << 4)
+}
+
+/// The squeezed state of an entry, its nibble 0 restored from the others (`tiles_xor`: the
+/// xor of all the board's tiles).
+#[inline(always)]
+fn full(entry: u64, tiles_xor: u64) -> u64 {
+    let k = entry & !FROM;
+    k | (xor_nibbles(k) ^ tiles_xor)
 }
 
 /// One layer of the nibble path: entries sorted within buckets, bucket `b` (the blank on cell
@@ -98,6 +135,57 @@ struct NibbleLayer {
 impl NibbleLayer {
     fn bucket(&self, b: usize) -> &[u64] {
         &self.keys[self.start[b]..self.start[b + 1]]
+    }
+}
+
+/// A move of the blank from cell `b` to `next`, on squeezed states. A horizontal move leaves
+/// the squeezed state as it is (the tile takes the blank's place in the same order). A
+/// vertical move over `w` columns rotates the `w` nibbles between the two cells by one nibble:
+/// the moved tile goes from the top of that field to its bottom (down) or back (up).
+#[derive(Clone, Copy, Default)]
+struct Step {
+    next: usize,
+    /// The rotated field (0 for a horizontal move).
+    mask: u64,
+    left: u32,
+    right: u32,
+    /// For a vertical move, the bits `lo..hi` by which its successors, in their parents'
+    /// order, must be sorted stably within each group of equal bits from `hi` up (which keep
+    /// their parents' order): see [`sort_run`]. `hi == 0` for a horizontal move.
+    lo: u32,
+    hi: u32,
+}
+
+impl Step {
+    fn new(geometry: &Geometry, b: usize, next: usize) -> Step {
+        let w = geometry.cols;
+        let mut step = Step {
+            next,
+            ..Step::default()
+        };
+        if next.abs_diff(b) == w && w > 1 {
+            let m = b.min(next) as u32;
+            let w = w as u32;
+            step.mask = ((1u64 << (4 * w)) - 1) << (4 * m);
+            if next > b {
+                // Down: the tile goes from nibble m + w - 1 to m; the nibbles above m keep
+                // their order, so sort by nibbles m + 1 .. m + w.
+                (step.left, step.right) = (4, 4 * (w - 1));
+                (step.lo, step.hi) = (4 * (m + 1), 4 * (m + w));
+            } else {
+                // Up: the tile goes from nibble m to m + w - 1: sort by that nibble.
+                (step.left, step.right) = (4 * (w - 1), 4);
+                (step.lo, step.hi) = (4 * (m + w - 1), 4 * (m + w));
+            }
+        }
+        step
+    }
+
+    /// The successor's squeezed state (nibble 0 left as it comes out).
+    #[inline(always)]
+    fn apply(&self, key: u64) -> u64 {
+        let f = key & self.mask;
+        (key & !self.mask) | (((f << self.left) | (f >> self.right)) & self.mask)
     }
 }
 
@@ -114,90 +202,168 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         generated: 1,
         ..SearchStats::default()
     };
+    let tiles_xor = xor_nibbles(root);
     let mut first = NibbleLayer {
-        keys: vec![squeeze(root, root_blank) | (root_blank as u64) << 60],
+        keys: vec![(squeeze(root, root_blank) & !FROM) | root_blank as u64],
         start: [1; 17],
     };
     for s in &mut first.start[..=root_blank] {
         *s = 0;
     }
     let mut layers = vec![first];
-    // The goal's neighbours (blank cell, entry): when one is in a layer, the goal is in the next.
+    // The goal's neighbours (blank cell, squeezed state): when one is in a layer, the goal is
+    // in the next.
     let goal_blank = goal.blank(cells);
+    let goal_key = squeeze(goal, goal_blank) >> 4;
     let goal_neighbours: Vec<(usize, u64)> = (0..usize::from(geometry.neighbour_count[goal_blank]))
         .map(|k| {
             let n = usize::from(geometry.neighbours[goal_blank][k]);
             let tile = (goal >> (4 * n)) & 0xF;
             let state = (goal & !(0xF << (4 * n))) | tile << (4 * goal_blank);
-            (n, squeeze(state, n))
+            (n, squeeze(state, n) >> 4)
         })
         .collect();
+    // The moves of every cell, in Korf's order; whether a cell's moves need the entries'
+    // nibble 0; and for every cell the runs (parent cell, move) whose successors land on it,
+    // by parent cell.
+    let mut steps = [[Step::default(); 4]; 16];
+    let mut needs_full = [false; 16];
+    let mut inbound: Vec<Vec<(usize, usize)>> = vec![Vec::new(); cells];
+    for (b, cell_steps) in steps.iter_mut().enumerate().take(cells) {
+        let count = usize::from(geometry.neighbour_count[b]);
+        for (k, step) in cell_steps[..count].iter_mut().enumerate() {
+            let n = usize::from(geometry.neighbours[b][k]);
+            *step = Step::new(geometry, b, n);
+            needs_full[b] |= step.mask & FROM != 0;
+            inbound[n].push((b, k));
+        }
+    }
     // came_from[b][c]: entries of the newest layer in bucket b whose blank came from cell c
     // (they produce no successor with the blank on c).
     let mut came_from = [[0usize; 16]; 16];
     came_from[root_blank][root_blank] = 1;
-    let mut out: Vec<Vec<u64>> = (0..cells).map(|_| Vec::new()).collect();
+    // The successors of a layer, run after run: bucket by bucket, move by move.
+    let mut out: Vec<u64> = Vec::new();
     let mut scratch: Vec<u64> = Vec::new();
     let mut layer_bytes = 8u64;
+    let mut produced = 0usize;
     let mut status = None;
     let mut found = None;
 
     'search: loop {
         let layer = layers.last().expect("the root's layer");
         // The last layer: expanded only to count up to the goal, its successors not stored.
-        let last = goal_neighbours.iter().any(|&(n, key)| {
-            layer
-                .bucket(n)
-                .binary_search_by(|e| (e & STATE_BITS).cmp(&key))
-                .is_ok()
-        });
-        // Size this layer's successor buckets exactly before producing any.
-        let mut sizes = [0usize; 16];
-        for (b, cf) in came_from.iter().enumerate().take(cells) {
+        // The goal's first producer is its neighbour earliest in the layer (bucket, index).
+        let producer = goal_neighbours
+            .iter()
+            .filter_map(|&(n, key)| {
+                let found = layer.bucket(n).binary_search_by(|e| (e >> 4).cmp(&key));
+                found.ok().map(|i| (n, i))
+            })
+            .min();
+        let last = producer.is_some();
+        // Size this layer's runs exactly before producing any. Every run is followed by one
+        // slot, which ends up holding u64::MAX (the merge's sentinel).
+        let mut run_start = [[0usize; 4]; 16];
+        let mut run_end = [[0usize; 4]; 16];
+        let mut total = 0;
+        let mut slots = 0;
+        let mut largest_vertical = 0;
+        for b in 0..cells {
             let n = layer.start[b + 1] - layer.start[b];
             for k in 0..usize::from(geometry.neighbour_count[b]) {
-                let next = usize::from(geometry.neighbours[b][k]);
-                sizes[next] += n - cf[next];
+                let step = &steps[b][k];
+                let len = n - came_from[b][step.next];
+                run_start[b][k] = slots;
+                run_end[b][k] = slots + len;
+                slots += len + 1;
+                total += len;
+                if step.hi != 0 {
+                    largest_vertical = largest_vertical.max(len);
+                }
             }
         }
-        let total: usize = sizes.iter().sum();
         if !last {
-            let largest = sizes.iter().copied().max().unwrap_or(0);
-            let out_bytes: u64 = sizes.iter().map(|&n| n as u64 * 8).sum();
-            // Buffers, the radix sort's scratch, and the next layer (at most as long as the
-            // buffer).
-            let need = layer_bytes + 2 * out_bytes + largest as u64 * 8;
+            let out_bytes = slots as u64 * 8;
+            // The runs, the sort's scratch, and the next layer (at most as long as the runs).
+            let need = layer_bytes + 2 * out_bytes + largest_vertical as u64 * 8;
             if !budget.memory_allows(need) {
                 status = Some(Status::MemoryLimit);
                 break 'search;
             }
             stats.memory_bytes = stats.memory_bytes.max(need);
-            for (buf, &n) in out.iter_mut().zip(&sizes) {
-                if buf.capacity() < n {
-                    // A new allocation: growing would copy the old contents.
-                    *buf = Vec::new();
-                    buf.reserve_exact(n);
-                }
+            if out.capacity() < slots {
+                // A new allocation: growing would copy the old contents.
+                out = Vec::new();
+                out.reserve_exact(slots);
+                advise_huge_pages(&out);
             }
-            // Written before it is read: the zeros only make it safe to index.
-            if scratch.len() < largest {
+            if scratch.len() < largest_vertical {
                 // The old one freed before the larger one is allocated.
                 drop(std::mem::take(&mut scratch));
-                scratch = vec![0; largest];
+                // Written before it is read: the zeros only make it safe to index.
+                scratch.reserve_exact(largest_vertical);
+                advise_huge_pages(&scratch);
+                scratch.resize(largest_vertical, 0);
             }
         }
 
-        // Expand the layer in its order, producing successors into the buckets of their blanks.
+        // Expand the layer in its order, writing each successor to the run of its move. Runs
+        // of entries whose successors cannot reach the next limit check take the fast loops;
+        // the entry on which a check falls, and the goal's producer, the checked loop.
+        produced = 0;
+        let spare = out.spare_capacity_mut();
         for b in 0..cells {
-            let neighbours = geometry.neighbours[b];
             let count = usize::from(geometry.neighbour_count[b]);
-            for &entry in layer.bucket(b) {
-                let state = unsqueeze(entry, b);
-                let from = (entry >> 60) as usize;
+            let steps = &steps[b][..count];
+            let mut at = run_start[b];
+            let full_key = needs_full[b];
+            let bucket = layer.bucket(b);
+            // In the last layer, the entries before the goal's producer are only counted.
+            let fast_end = match producer {
+                Some((pb, pi)) if pb == b => pi,
+                _ => bucket.len(),
+            };
+            let mut i = 0;
+            while i < bucket.len() {
+                let room = budget.next_check.saturating_sub(stats.generated);
+                let chunk = (room.saturating_sub(1) / count as u64)
+                    .min(fast_end.saturating_sub(i) as u64) as usize;
+                if chunk > 0 {
+                    let part = &bucket[i..i + chunk];
+                    let generated = if last {
+                        // Every entry but the root's skips the move back to its came-from cell.
+                        part.iter()
+                            .map(|&e| count as u64 - u64::from((e & FROM) as usize != b))
+                            .sum()
+                    } else {
+                        let args = (part, steps, b, full_key, tiles_xor, &mut *spare, &mut at);
+                        match count {
+                            1 => expand_bucket::<1>(args),
+                            2 => expand_bucket::<2>(args),
+                            3 => expand_bucket::<3>(args),
+                            _ => expand_bucket::<4>(args),
+                        }
+                    };
+                    stats.expanded += chunk as u64;
+                    stats.generated += generated;
+                    if !last {
+                        produced += generated as usize;
+                    }
+                    i += chunk;
+                    continue;
+                }
+                let entry = bucket[i];
+                i += 1;
+                let key = if full_key {
+                    full(entry, tiles_xor)
+                } else {
+                    entry
+                };
+                let from = (entry & FROM) as usize;
                 stats.expanded += 1;
-                for &next in &neighbours[..count] {
-                    let next = usize::from(next);
-                    if next == from {
+                for (k, step) in steps.iter().enumerate() {
+                    if step.next == from {
                         continue;
                     }
                     stats.generated += 1;
@@ -207,78 +373,93 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                         status = Some(s);
                         break 'search;
                     }
-                    let tile = (state >> (4 * next)) & 0xF;
-                    let child = (state & !(0xF << (4 * next))) | tile << (4 * b);
-                    if child == goal {
-                        found = Some((state, b));
+                    let child = (step.apply(key) & !FROM) | b as u64;
+                    if child >> 4 == goal_key && step.next == goal_blank {
+                        found = Some((unsqueeze(full(entry, tiles_xor), b), b));
                         status = Some(Status::Solved);
                         break 'search;
                     }
                     if !last {
-                        out[next & 15].push(squeeze(child, next) | (b as u64) << 60);
+                        spare[at[k]].write(child);
+                        at[k] += 1;
+                        produced += 1;
                     }
                 }
             }
         }
-        stats.stored_peak = stats.stored_peak.max(stored(&layers, &out));
-        // A last layer always produces the goal; an empty buffer means no goal reachable.
+        stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
+        // A last layer always produces the goal; no successors means no goal reachable.
         if last || total == 0 {
             break 'search;
         }
+        assert_eq!(produced, total, "the runs were sized exactly");
+        for b in 0..cells {
+            for &end in &run_end[b][..usize::from(geometry.neighbour_count[b])] {
+                spare[end].write(u64::MAX);
+            }
+        }
+        // SAFETY: the loop above wrote every one of the first `slots` slots: each run
+        // `run_start[b][k]..run_end[b][k]` received one successor per entry of bucket `b`
+        // not come from the move's cell, which is the run's length (and `produced == total`
+        // checks it), and the slot after every run was just written.
+        unsafe { out.set_len(slots) };
 
-        // Sort, deduplicate and subtract the previous layer, bucket by bucket.
+        // Sort the runs of vertical moves; those of horizontal moves are in order already.
+        for b in 0..cells {
+            for k in 0..usize::from(geometry.neighbour_count[b]) {
+                let step = &steps[b][k];
+                if step.hi != 0 {
+                    let run = &mut out[run_start[b][k]..run_end[b][k]];
+                    sort_run(run, &mut scratch, step.lo, step.hi);
+                }
+            }
+        }
+
+        // Merge the runs of every bucket, dropping repeats and the previous layer's states.
         let previous = layers.len().checked_sub(2).map(|i| &layers[i]);
         let mut next_layer = NibbleLayer {
             keys: Vec::with_capacity(total),
             start: [0; 17],
         };
+        advise_huge_pages(&next_layer.keys);
         came_from = [[0; 16]; 16];
-        for (b, buf) in out.iter_mut().enumerate() {
-            let sorted: &[u64] = if radix_sort(buf, &mut scratch) {
-                &scratch[..buf.len()]
-            } else {
-                buf
-            };
-            let before: &[u64] = previous.map_or(&[], |p| p.bucket(b));
-            let mut j = 0;
-            let mut last = u64::MAX;
-            for &e in sorted {
-                let key = e & STATE_BITS;
-                if key == last {
-                    continue;
-                }
-                last = key;
-                while j < before.len() && before[j] & STATE_BITS < key {
-                    j += 1;
-                }
-                if j < before.len() && before[j] & STATE_BITS == key {
-                    continue;
-                }
-                next_layer.keys.push(e);
-                came_from[b][(e >> 60) as usize] += 1;
+        for c in 0..cells {
+            // Every run with its sentinel.
+            let mut runs: [&[u64]; 4] = [&[u64::MAX]; 4];
+            for (slot, &(b, k)) in runs.iter_mut().zip(&inbound[c]) {
+                *slot = &out[run_start[b][k]..=run_end[b][k]];
             }
-            next_layer.start[b + 1] = next_layer.keys.len();
-            buf.clear();
+            let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
+            let (keys, came) = (&mut next_layer.keys, &mut came_from[c]);
+            match inbound[c].len() {
+                1 => merge_runs::<1>(&[runs[0]], before, keys, came),
+                2 => merge_runs::<2>(&[runs[0], runs[1]], before, keys, came),
+                3 => merge_runs::<3>(&[runs[0], runs[1], runs[2]], before, keys, came),
+                _ => merge_runs::<4>(&runs, before, keys, came),
+            }
+            next_layer.start[c + 1] = next_layer.keys.len();
         }
-        for b in cells..16 {
-            next_layer.start[b + 1] = next_layer.keys.len();
+        for c in cells..16 {
+            next_layer.start[c + 1] = next_layer.keys.len();
         }
+        out.clear();
+        produced = 0;
         next_layer.keys.shrink_to_fit();
         layer_bytes += next_layer.keys.capacity() as u64 * 8;
         layers.push(next_layer);
     }
 
     // A search stopped inside a layer holds that layer's successors so far.
-    stats.stored_peak = stats.stored_peak.max(stored(&layers, &out));
+    stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
     let moves = found.map(|(state, blank)| {
         // The goal's blank, then back through the layers by the came-from cells.
         let mut blanks = vec![goal.blank(cells), blank];
         let (mut state, mut blank) = (state, blank);
         for layer in layers.iter().rev() {
             let bucket = layer.bucket(blank);
-            let key = squeeze(state, blank);
-            let i = bucket.partition_point(|&e| e & STATE_BITS < key);
-            let from = (bucket[i] >> 60) as usize;
+            let key = squeeze(state, blank) >> 4;
+            let i = bucket.partition_point(|&e| e >> 4 < key);
+            let from = (bucket[i] & FROM) as usize;
             if from == blank {
                 break; // the root
             }
@@ -300,38 +481,87 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     }
 }
 
-/// Entries held: the kept layers' and the successor buckets'.
-fn stored(layers: &[NibbleLayer], out: &[Vec<u64>]) -> u64 {
-    (layers.iter().map(|l| l.keys.len()).sum::<usize>() + out.iter().map(Vec::len).sum::<usize>())
-        as u64
-}
-
-/// Bits per digit of the radix sort: 5 passes over the 60 state bits, 4096 counters a pass.
-const DIGIT_BITS: u32 = 12;
-const DIGITS: usize = 5;
-const RADIX: usize = 1 << DIGIT_BITS;
-
-/// Sorts `keys` stably by their 60 state bits (equal states keep their production order, so
-/// the first of a run is the first discoverer). Returns whether the result is in `scratch`
-/// (which must be at least as long as `keys`).
-/// Out of line: called once per bucket and layer, and so visible in profiles.
-#[inline(never)]
-fn radix_sort(keys: &mut [u64], scratch: &mut [u64]) -> bool {
-    let n = keys.len();
-    if n <= 256 {
-        keys.sort_by_key(|&e| e & STATE_BITS);
-        return false;
-    }
-    let mut counts = vec![[0u32; RADIX]; DIGITS];
-    for &e in keys.iter() {
-        for (d, c) in counts.iter_mut().enumerate() {
-            c[((e >> (DIGIT_BITS as usize * d)) as usize) & (RADIX - 1)] += 1;
+/// Asks the kernel to back the 2 MiB-aligned interior of `v`'s allocation (its capacity,
+/// before it is written) with transparent huge pages: a layer's buffers are written once
+/// from end to end, and a fault per 4 KiB page costs more than the writing (a hint; ignored
+/// where unsupported).
+fn advise_huge_pages(v: &Vec<u64>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = (v.as_ptr() as usize).next_multiple_of(HUGE);
+        let end = (v.as_ptr() as usize + v.capacity() * 8) / HUGE * HUGE;
+        if end > start {
+            // SAFETY: the range lies inside `v`'s allocation; MADV_HUGEPAGE does not change
+            // its contents or validity.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
+}
+
+/// Entries held: the kept layers' and the successors produced by the current layer.
+fn stored(layers: &[NibbleLayer], produced: usize) -> u64 {
+    (layers.iter().map(|l| l.keys.len()).sum::<usize>() + produced) as u64
+}
+
+/// Groups up to this long are sorted by insertion.
+const SMALL_GROUP: usize = 24;
+
+/// Sorts the run of a vertical move's successors (in their parents' order). Entries with equal
+/// bits from `hi` up are contiguous and in order between groups; within a group, a stable sort
+/// by the bits `lo..hi` puts them in order (the rest of their order is their parents').
+/// The entries of a run are distinct, so any sort by value gives the same result.
+/// Out of line: called once per run and layer, and so visible in profiles.
+#[inline(never)]
+fn sort_run(run: &mut [u64], scratch: &mut [u64], lo: u32, hi: u32) {
+    let mut i = 0;
+    while i < run.len() {
+        let top = run[i] >> hi;
+        let mut j = i + 1;
+        while j < run.len() && run[j] >> hi == top {
+            j += 1;
+        }
+        let group = &mut run[i..j];
+        if group.len() <= SMALL_GROUP {
+            insertion_sort(group);
+        } else {
+            nibble_sort(group, scratch, lo, hi);
+        }
+        i = j;
+    }
+}
+
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// A stable LSD radix sort of `v` by its bits `lo..hi`, a nibble a pass; `scratch` at least as
+/// long as `v`.
+fn nibble_sort(v: &mut [u64], scratch: &mut [u64], lo: u32, hi: u32) {
+    let n = v.len();
     let scratch = &mut scratch[..n];
+    let digits = ((hi - lo) / 4) as usize;
+    let mut counts = [[0u32; 16]; 15];
+    for &e in v.iter() {
+        for (d, c) in counts[..digits].iter_mut().enumerate() {
+            c[((e >> (lo as usize + 4 * d)) & 0xF) as usize] += 1;
+        }
+    }
     let mut in_scratch = false;
-    for (d, c) in counts.iter_mut().enumerate() {
-        // A digit that all keys share leaves the order as it is.
+    for (d, c) in counts[..digits].iter_mut().enumerate() {
+        // A digit that all entries share leaves the order as it is.
         if c.iter().any(|&k| k as usize == n) {
             continue;
         }
@@ -341,20 +571,113 @@ fn radix_sort(keys: &mut [u64], scratch: &mut [u64]) -> bool {
             *k = sum;
             sum += here;
         }
-        let shift = DIGIT_BITS as usize * d;
+        let shift = lo as usize + 4 * d;
         let (from, to): (&[u64], &mut [u64]) = if in_scratch {
-            (&scratch[..], &mut keys[..])
+            (&scratch[..], &mut v[..])
         } else {
-            (&keys[..], &mut scratch[..])
+            (&v[..], &mut scratch[..])
         };
         for &e in from {
-            let slot = &mut c[((e >> shift) as usize) & (RADIX - 1)];
+            let slot = &mut c[((e >> shift) & 0xF) as usize];
             to[*slot as usize] = e;
             *slot += 1;
         }
         in_scratch = !in_scratch;
     }
-    in_scratch
+    if in_scratch {
+        v.copy_from_slice(scratch);
+    }
+}
+
+/// The arguments of [`expand_bucket`]: entries of bucket `b`, its moves, `b`, whether the
+/// moves need the entries' nibble 0, the xor of the tiles, the runs, and the runs' ends.
+type ExpandArgs<'a> = (
+    &'a [u64],
+    &'a [Step],
+    usize,
+    bool,
+    u64,
+    &'a mut [MaybeUninit<u64>],
+    &'a mut [usize; 4],
+);
+
+/// Expands entries of bucket `b` (whose moves have `K` steps; none produces the goal) into
+/// the runs of their moves, without branches: every successor is written, and its run's end
+/// advanced unless the move goes back to the entry's came-from cell (a later write, at the
+/// latest the run's sentinel, overwrites such a slot). Returns the successors produced.
+#[inline(never)]
+fn expand_bucket<const K: usize>(args: ExpandArgs) -> u64 {
+    let (bucket, steps, b, full_key, tiles_xor, spare, at) = args;
+    let steps: &[Step; K] = steps.try_into().expect("K steps");
+    let mut ends = [0usize; K];
+    ends.copy_from_slice(&at[..K]);
+    for &entry in bucket {
+        let key = if full_key {
+            full(entry, tiles_xor)
+        } else {
+            entry
+        };
+        let from = (entry & FROM) as usize;
+        for k in 0..K {
+            let child = (steps[k].apply(key) & !FROM) | b as u64;
+            spare[ends[k]].write(child);
+            ends[k] += usize::from(steps[k].next != from);
+        }
+    }
+    let mut produced = 0;
+    for k in 0..K {
+        produced += (ends[k] - at[k]) as u64;
+        at[k] = ends[k];
+    }
+    produced
+}
+
+/// Appends to `layer` the merge of the `R` sorted `runs` (the successors landing on one cell,
+/// by their parents' cells, each ending with the sentinel u64::MAX, which no entry reaches:
+/// their top nibble is 0), keeping the first entry of each state (the smallest came-from cell:
+/// the first discoverer's) and dropping the states in `before` (the previous layer's bucket);
+/// counts the kept entries by came-from cell.
+#[inline(never)]
+fn merge_runs<const R: usize>(
+    runs: &[&[u64]; R],
+    before: &[u64],
+    layer: &mut Vec<u64>,
+    came_from: &mut [usize; 16],
+) {
+    let mut at = [0usize; R];
+    let mut head = [0u64; R];
+    for r in 0..R {
+        head[r] = runs[r][0];
+    }
+    let mut last = u64::MAX;
+    let mut j = 0;
+    loop {
+        // Entries of different runs differ (in their came-from cells): one run holds the least.
+        let mut e = head[0];
+        for h in &head[1..] {
+            e = e.min(*h);
+        }
+        if e == u64::MAX {
+            break;
+        }
+        for r in 0..R {
+            at[r] += usize::from(head[r] == e);
+            head[r] = runs[r][at[r]];
+        }
+        let state = e >> 4;
+        if state == last {
+            continue;
+        }
+        last = state;
+        while j < before.len() && before[j] >> 4 < state {
+            j += 1;
+        }
+        if j < before.len() && before[j] >> 4 == state {
+            continue;
+        }
+        layer.push(e);
+        came_from[(e & FROM) as usize] += 1;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -546,5 +869,168 @@ fn solved_at_root() -> RawOutcome {
             ..SearchStats::default()
         },
         per_iteration: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Goal;
+
+    /// SplitMix64.
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    /// A random arrangement of the tiles 0..cells (0 the blank), packed a nibble a cell.
+    fn random_state(cells: usize, next: &mut impl FnMut() -> u64) -> u64 {
+        let mut tiles: Vec<u64> = (0..cells as u64).collect();
+        for i in (1..cells).rev() {
+            tiles.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        tiles
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (c, &t)| acc | t << (4 * c))
+    }
+
+    /// The state with the blank (on `blank`) and the tile on `next` swapped, nibble by nibble.
+    fn swapped(state: u64, blank: usize, next: usize) -> u64 {
+        let tile = (state >> (4 * next)) & 0xF;
+        (state & !(0xF << (4 * next)) & !(0xF << (4 * blank))) | tile << (4 * blank)
+    }
+
+    /// The blank's cell, by looking.
+    fn blank_of(state: u64, cells: usize) -> usize {
+        (0..cells).find(|&c| (state >> (4 * c)) & 0xF == 0).unwrap()
+    }
+
+    const SIZES: [(usize, usize); 6] = [(2, 2), (2, 3), (3, 3), (2, 4), (4, 2), (4, 4)];
+
+    #[test]
+    fn a_step_on_a_squeezed_state_is_the_move() {
+        let mut next = rng(1);
+        for (rows, cols) in SIZES {
+            let geometry = Geometry::new(rows, cols, Goal::BlankLast);
+            let cells = rows * cols;
+            for _ in 0..2000 {
+                let state = random_state(cells, &mut next);
+                let b = blank_of(state, cells);
+                let tiles_xor = xor_nibbles(state);
+                let entry = (squeeze(state, b) & !FROM) | 7;
+                assert_eq!(full(entry, tiles_xor), squeeze(state, b));
+                assert_eq!(unsqueeze(squeeze(state, b), b), state);
+                for k in 0..usize::from(geometry.neighbour_count[b]) {
+                    let n = usize::from(geometry.neighbours[b][k]);
+                    let step = Step::new(&geometry, b, n);
+                    let child = swapped(state, b, n);
+                    assert_eq!(
+                        step.apply(squeeze(state, b)),
+                        squeeze(child, n),
+                        "{rows}x{cols} {b} -> {n}"
+                    );
+                    // Horizontal moves leave the squeezed state as it is.
+                    assert_eq!(step.mask == 0, n.abs_diff(b) == 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sorting_a_vertical_run_sorts_it() {
+        let mut next = rng(2);
+        for (rows, cols) in SIZES {
+            let geometry = Geometry::new(rows, cols, Goal::BlankLast);
+            let cells = rows * cols;
+            let tiles_xor = (0..cells as u64).fold(0, |x, t| x ^ t);
+            for b in 0..cells {
+                for k in 0..usize::from(geometry.neighbour_count[b]) {
+                    let n = usize::from(geometry.neighbours[b][k]);
+                    let step = Step::new(&geometry, b, n);
+                    if step.hi == 0 {
+                        continue;
+                    }
+                    // A sorted bucket of distinct states with the blank on b, small and large
+                    // (groups sorted by insertion and by counting passes).
+                    for count in [5, 300, 20_000] {
+                        let mut parents: Vec<u64> = (0..count)
+                            .map(|_| {
+                                let s = random_state(cells, &mut next);
+                                let s = swapped(s, blank_of(s, cells), b);
+                                (squeeze(s, b) & !FROM) | 3
+                            })
+                            .collect();
+                        parents.sort_unstable();
+                        parents.dedup();
+                        let mut run: Vec<u64> = parents
+                            .iter()
+                            .map(|&e| (step.apply(full(e, tiles_xor)) & !FROM) | b as u64)
+                            .collect();
+                        let mut expected = run.clone();
+                        expected.sort_unstable();
+                        let mut scratch = vec![0; run.len()];
+                        sort_run(&mut run, &mut scratch, step.lo, step.hi);
+                        assert_eq!(run, expected, "{rows}x{cols} {b} -> {n}, {count}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn merging_runs_keeps_the_first_of_each_state_and_drops_the_previous_layer() {
+        let mut next = rng(3);
+        for round in 0..200 {
+            let states: Vec<u64> = (0..40).map(|_| (next() % 60) << 4).collect();
+            // Up to four runs from distinct came-from cells, each sorted, with its sentinel.
+            let runs: Vec<Vec<u64>> = [2u64, 5, 6, 9][..1 + round % 4]
+                .iter()
+                .map(|&from| {
+                    let mut r: Vec<u64> = states
+                        .iter()
+                        .filter(|_| next().is_multiple_of(2))
+                        .map(|&s| s | from)
+                        .collect();
+                    r.sort_unstable();
+                    r.dedup();
+                    r.push(u64::MAX);
+                    r
+                })
+                .collect();
+            let mut before: Vec<u64> = (0..10).map(|_| (next() % 60) << 4 | 1).collect();
+            before.sort_unstable();
+            before.dedup_by_key(|e| *e >> 4);
+            // The reference: all entries in order, the first of each state, minus `before`.
+            let mut all: Vec<u64> = runs
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|&e| e != u64::MAX)
+                .collect();
+            all.sort_unstable();
+            all.dedup_by_key(|e| *e >> 4);
+            all.retain(|e| !before.iter().any(|b| b >> 4 == e >> 4));
+            let mut got = Vec::new();
+            let mut came_from = [0usize; 16];
+            let r: Vec<&[u64]> = runs.iter().map(Vec::as_slice).collect();
+            match r.len() {
+                1 => merge_runs::<1>(&[r[0]], &before, &mut got, &mut came_from),
+                2 => merge_runs::<2>(&[r[0], r[1]], &before, &mut got, &mut came_from),
+                3 => merge_runs::<3>(&[r[0], r[1], r[2]], &before, &mut got, &mut came_from),
+                _ => merge_runs::<4>(&[r[0], r[1], r[2], r[3]], &before, &mut got, &mut came_from),
+            }
+            assert_eq!(got, all, "round {round}");
+            for (c, &counted) in came_from.iter().enumerate() {
+                let n = all.iter().filter(|&&e| (e & FROM) as usize == c).count();
+                assert_eq!(counted, n);
+            }
+        }
     }
 }
