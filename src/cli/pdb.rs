@@ -158,6 +158,26 @@ fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
     Ok(targets)
 }
 
+/// The group sizes of a partition, e.g. "groups of 3 tiles (the last of 2)".
+fn groups_text(keys: &[TableKey]) -> String {
+    let Some(first) = keys.first() else {
+        return "no groups".into();
+    };
+    let k = first.tiles.len();
+    let (body, last) = keys.split_at(keys.len() - 1);
+    let last = last[0].tiles.len();
+    if body.iter().all(|key| key.tiles.len() == k) {
+        if last == k {
+            format!("groups of {k} tiles")
+        } else {
+            format!("groups of {k} tiles (the last of {last})")
+        }
+    } else {
+        let sizes: Vec<String> = keys.iter().map(|key| key.tiles.len().to_string()).collect();
+        format!("groups of {} tiles", sizes.join("-"))
+    }
+}
+
 fn tiles_text(tiles: &[u16]) -> String {
     tiles
         .iter()
@@ -201,10 +221,12 @@ fn build(args: &PdbArgs) -> anyhow::Result<i32> {
     let mut failed = false;
     for Target { g, spec, keys } in &targets {
         println!(
-            "{spec} on {} x {} ({}), cache directory {}",
+            "{spec} on {} x {} ({}): {} databases, {}; cache directory {}",
             g.rows,
             g.cols,
             g.goal,
+            keys.len(),
+            groups_text(keys),
             cache_text(&dir)
         );
         for key in keys {
@@ -238,11 +260,12 @@ fn info(args: &PdbArgs) -> anyhow::Result<i32> {
     let dir = store::cache_dir();
     for Target { g, spec, keys } in &targets {
         println!(
-            "{spec} on {} x {} ({}): {} databases, reflection {}",
+            "{spec} on {} x {} ({}): {} databases, {}, reflection {}",
             g.rows,
             g.cols,
             g.goal,
             keys.len(),
+            groups_text(keys),
             if spec.reflect && g.rows == g.cols {
                 "on"
             } else {

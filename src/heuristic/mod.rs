@@ -107,7 +107,8 @@ pub const HEURISTICS: &[HeuristicEntry] = &[
     HeuristicEntry {
         name: "pdb[:PARTITION]",
         kind: None,
-        summary: "additive pattern databases; PARTITION: auto (default), full, 5-5-5, 6-6-3, \
+        summary: "additive pattern databases, any board size; PARTITION: auto (default; above \
+                  64 cells groups of consecutive tiles sized by memory), full, 5-5-5, 6-6-3, \
                   7-8, 6-6-6-6 or tile groups like 1,2,3/4,5,6; options :noreflect, :compact",
     },
 ];
