@@ -134,7 +134,12 @@ fn check_partition_in(
 }
 
 fn groups_spec(groups: Vec<Vec<u8>>) -> PdbSpec {
-    PdbSpec::new(Partition::Groups(groups))
+    PdbSpec::new(Partition::Groups(
+        groups
+            .into_iter()
+            .map(|g| g.into_iter().map(u16::from).collect())
+            .collect(),
+    ))
 }
 
 #[test]

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 
 use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
 use crate::board::Goal;
-use crate::geometry::Geometry;
+use crate::geometry::MAX_LARGE_CELLS;
 use crate::harness::plan;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
@@ -63,15 +63,38 @@ pub struct PdbArgs {
 
 fn board_size(size: &BoardSize) -> anyhow::Result<(usize, usize)> {
     let (r, c) = size.get_or(Some((4, 4)))?;
-    if r < 2 || c < 2 || r * c > 64 {
-        bail!("--size {r}x{c}: pattern databases need at least 2 x 2 and at most 64 cells");
+    if r < 2 || c < 2 || r * c > MAX_LARGE_CELLS {
+        bail!(
+            "--size {r}x{c}: pattern databases need at least 2 x 2 and at most \
+             {MAX_LARGE_CELLS} cells"
+        );
     }
     Ok((r, c))
 }
 
+/// One board size and goal.
+#[derive(Debug, Clone, Copy)]
+struct Board {
+    rows: usize,
+    cols: usize,
+    cells: usize,
+    goal: Goal,
+}
+
+impl Board {
+    fn new(rows: usize, cols: usize, goal: Goal) -> Board {
+        Board {
+            rows,
+            cols,
+            cells: rows * cols,
+            goal,
+        }
+    }
+}
+
 /// One partition on one board: what the subcommands report on.
 struct Target {
-    g: Geometry,
+    g: Board,
     spec: PdbSpec,
     keys: Vec<TableKey>,
 }
@@ -83,9 +106,9 @@ fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
         || -> anyhow::Result<PdbSpec> { args.spec.parse().map_err(|e: String| anyhow::anyhow!(e)) };
     if args.instances.is_empty() {
         let (rows, cols) = board_size(&args.size)?;
-        let g = Geometry::new(rows, cols, args.goal.unwrap_or(Goal::BlankLast));
+        let g = Board::new(rows, cols, args.goal.unwrap_or(Goal::BlankLast));
         let spec = spec_arg()?;
-        let keys = pdb::table_keys(&spec, &g)?;
+        let keys = pdb::table_keys_for(&spec, rows, cols, g.goal)?;
         return Ok(vec![Target { g, spec, keys }]);
     }
     let specs: Vec<PdbSpec> = if args.heuristics.is_empty() {
@@ -106,22 +129,23 @@ fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
     let mut seen = HashSet::new();
     for s in &sources {
         let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
-        if rows * cols > 64 {
+        if rows * cols > MAX_LARGE_CELLS {
             bail!(
-                "{}: {rows} x {cols} boards; pattern databases need at most 64 cells",
+                "{}: {rows} x {cols} boards; pattern databases need at most {MAX_LARGE_CELLS} \
+                 cells",
                 s.name
             );
         }
-        let g = Geometry::new(rows, cols, goal);
+        let g = Board::new(rows, cols, goal);
         for spec in &specs {
-            let keys: Vec<TableKey> = pdb::table_keys(spec, &g)
+            let keys: Vec<TableKey> = pdb::table_keys_for(spec, rows, cols, goal)
                 .with_context(|| format!("{} (in {})", spec, s.name))?
                 .into_iter()
                 .filter(|k| seen.insert(k.clone()))
                 .collect();
             if !keys.is_empty() {
                 targets.push(Target {
-                    g: g.clone(),
+                    g,
                     spec: spec.clone(),
                     keys,
                 });
@@ -134,10 +158,30 @@ fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
     Ok(targets)
 }
 
-fn tiles_text(tiles: &[u8]) -> String {
+/// The group sizes of a partition, e.g. "groups of 3 tiles (the last of 2)".
+fn groups_text(keys: &[TableKey]) -> String {
+    let Some(first) = keys.first() else {
+        return "no groups".into();
+    };
+    let k = first.tiles.len();
+    let (body, last) = keys.split_at(keys.len() - 1);
+    let last = last[0].tiles.len();
+    if body.iter().all(|key| key.tiles.len() == k) {
+        if last == k {
+            format!("groups of {k} tiles")
+        } else {
+            format!("groups of {k} tiles (the last of {last})")
+        }
+    } else {
+        let sizes: Vec<String> = keys.iter().map(|key| key.tiles.len().to_string()).collect();
+        format!("groups of {} tiles", sizes.join("-"))
+    }
+}
+
+fn tiles_text(tiles: &[u16]) -> String {
     tiles
         .iter()
-        .map(u8::to_string)
+        .map(u16::to_string)
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -177,10 +221,12 @@ fn build(args: &PdbArgs) -> anyhow::Result<i32> {
     let mut failed = false;
     for Target { g, spec, keys } in &targets {
         println!(
-            "{spec} on {} x {} ({}), cache directory {}",
+            "{spec} on {} x {} ({}): {} databases, {}; cache directory {}",
             g.rows,
             g.cols,
             g.goal,
+            keys.len(),
+            groups_text(keys),
             cache_text(&dir)
         );
         for key in keys {
@@ -214,11 +260,12 @@ fn info(args: &PdbArgs) -> anyhow::Result<i32> {
     let dir = store::cache_dir();
     for Target { g, spec, keys } in &targets {
         println!(
-            "{spec} on {} x {} ({}): {} databases, reflection {}",
+            "{spec} on {} x {} ({}): {} databases, {}, reflection {}",
             g.rows,
             g.cols,
             g.goal,
             keys.len(),
+            groups_text(keys),
             if spec.reflect && g.rows == g.cols {
                 "on"
             } else {
@@ -258,7 +305,7 @@ fn verify(args: &PdbArgs) -> anyhow::Result<i32> {
             match store::load(&dir, key, entries) {
                 Ok(data) => {
                     if args.force {
-                        let (fresh, _) = table::build(g, &key.tiles);
+                        let fresh = pdb::build_data(key);
                         if fresh != data {
                             bad += 1;
                             println!(

@@ -22,11 +22,8 @@ pub struct RunArgs {
     /// [default: the newest file in instances/].
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub instances: Vec<PathBuf>,
-    /// Algorithms, comma-separated: bfs, bibfs, dijkstra, astar, idastar, idastar-par (one
-    /// instance on every thread; such jobs run one at a time), idastar-fsm and
-    /// idastar-par-fsm (with duplicate-path pruning), greedy, wastar:W, wida:W, approx
-    /// [default: idastar, or none when --solver is given].
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    /// Algorithms, comma-separated [default: idastar, or none when --solver is given].
+    #[arg(long, value_delimiter = ',', value_name = "LIST", long_help = algos_help())]
     pub algos: Option<Vec<Algorithm>>,
     /// An external solver, NAME=COMMAND (repeatable): COMMAND runs under /bin/sh with one board
     /// as a JSON matrix on stdin and answers on stdout (docs/external-solvers.md); NAME goes in
@@ -43,16 +40,14 @@ pub struct RunArgs {
     /// built-ins with --isolate): 60s, 500ms, 2m, or none.
     #[arg(long, value_parser = parse_duration_limit, value_name = "DURATION")]
     pub cpu_limit: Option<DurationLimit>,
-    /// Heuristics, comma-separated: none, misplaced, manhattan, linear-conflict,
-    /// walking-distance, pdb, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:full or tile
-    /// groups like pdb:1,2,3/4,5,6 (a tile group keeps its commas; `;` separates too). Blind
-    /// algorithms run once with none.
+    /// Heuristics, comma-separated [default: manhattan]; blind algorithms run once with none.
     #[arg(
         long,
         default_value = "manhattan",
         value_name = "LIST",
         value_parser = parse_heuristic_list,
-        action = clap::ArgAction::Append
+        action = clap::ArgAction::Append,
+        long_help = heuristics_help()
     )]
     pub heuristics: Vec<HeuristicList>,
     /// Goal layout for every file, overriding what the files say: blank-last or blank-first.
@@ -106,6 +101,26 @@ pub struct RunArgs {
     /// Seed of the job-order shuffle [default: random, recorded in the metadata].
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+/// `--algos`' long help: the default, then every algorithm from the registry (the list
+/// `bench solve --help` shows too).
+fn algos_help() -> String {
+    format!(
+        "Algorithms, comma-separated [default: idastar, or none when --solver is given]. \
+         idastar-par and idastar-par-fsm use every thread of the pool for one instance, so \
+         their jobs run one at a time.\n\n{}",
+        crate::search::algorithm_help()
+    )
+}
+
+/// `--heuristics`' long help: every heuristic from the registry (as in `bench solve --help`).
+fn heuristics_help() -> String {
+    format!(
+        "Heuristics, comma-separated [default: manhattan]; a tile group keeps its commas \
+         (pdb:1,2,3/4,5,6), `;` separates too. Blind algorithms run once with none.\n\n{}",
+        crate::heuristic::heuristic_help()
+    )
 }
 
 /// Runs `bench run`; returns the exit status.

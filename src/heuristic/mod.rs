@@ -107,7 +107,8 @@ pub const HEURISTICS: &[HeuristicEntry] = &[
     HeuristicEntry {
         name: "pdb[:PARTITION]",
         kind: None,
-        summary: "additive pattern databases; PARTITION: auto (default), full, 5-5-5, 6-6-3, \
+        summary: "additive pattern databases, any board size; PARTITION: auto (default; above \
+                  64 cells groups of consecutive tiles sized by memory), full, 5-5-5, 6-6-3, \
                   7-8, 6-6-6-6 or tile groups like 1,2,3/4,5,6; options :noreflect, :compact",
     },
 ];
@@ -306,8 +307,8 @@ macro_rules! with_heuristic {
 }
 
 /// A heuristic built for a board of more than 64 cells (capacity `C`, see
-/// [`crate::geometry`]): misplaced, Manhattan and linear conflict; walking distance (16 cells
-/// at most) and pattern databases (64) are refused by [`build_large`].
+/// [`crate::geometry`]): misplaced, Manhattan, linear conflict and pattern databases
+/// ([`pdb::large`]); walking distance (16 cells at most) is refused by [`build_large`].
 #[derive(Debug, Clone)]
 pub enum LargeBuilt<C: Capacity> {
     /// Always 0.
@@ -318,6 +319,8 @@ pub enum LargeBuilt<C: Capacity> {
     Manhattan(GridManhattan<C>),
     /// Linear conflict.
     LinearConflict(LinearConflict<C, GridManhattan<C>>),
+    /// Additive pattern databases.
+    Pdb(pdb::large::LargePdb<C>),
 }
 
 impl<C: Capacity> LargeBuilt<C> {
@@ -349,6 +352,10 @@ macro_rules! with_large_heuristic {
                 let $h = x;
                 $body
             }
+            $crate::heuristic::LargeBuilt::Pdb(x) => {
+                let $h = x;
+                $body
+            }
         }
     };
 }
@@ -376,11 +383,7 @@ pub fn build_large<C: Capacity>(
                 "walking distance takes boards of at most 16 cells",
             ));
         }
-        HeuristicKind::Pdb(_) => {
-            return Err(too_large(
-                "pattern databases take boards of at most 64 cells; use linear-conflict",
-            ));
-        }
+        HeuristicKind::Pdb(spec) => LargeBuilt::Pdb(pdb::large::LargePdb::new(spec, geometry)?),
     })
 }
 

@@ -221,7 +221,7 @@ pub(crate) fn run(
     priority: Priority,
 ) -> RawOutcome {
     with_packed!(geometry.cells, P => with_heuristic!(built, h => {
-        let big = rebuilds_memo(h);
+        let big = rebuilds_memo::<crate::geometry::Small, _>(h);
         match (priority == Priority::Astar, big) {
             (true, false) => run_with::<_, P, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
             (true, true) => run_with::<_, P, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
@@ -243,10 +243,14 @@ pub(crate) fn run_large<C: Capacity>(
 where
     C::Tiles: Packed<C>,
 {
-    with_large_heuristic!(built, h => if priority == Priority::Astar {
-        run_with::<C, C::Tiles, _, BucketQueue, Stored<()>>(geometry, start, h, limits, priority)
-    } else {
-        run_with::<C, C::Tiles, _, HeapQueue, Stored<()>>(geometry, start, h, limits, priority)
+    with_large_heuristic!(built, h => {
+        let big = rebuilds_memo::<C, _>(h);
+        match (priority == Priority::Astar, big) {
+            (true, false) => run_with::<C, C::Tiles, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
+            (true, true) => run_with::<C, C::Tiles, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
+            (false, false) => run_with::<C, C::Tiles, _, HeapQueue, Stored<_>>(geometry, start, h, limits, priority),
+            (false, true) => run_with::<C, C::Tiles, _, HeapQueue, Rebuilt>(geometry, start, h, limits, priority),
+        }
     })
 }
 
@@ -296,7 +300,7 @@ const CLOSED: u16 = 0x8000;
 
 /// Whether `H`'s memo is rebuilt at expansion instead of stored (see [`MemoStore`]); only
 /// for heuristics that read the position, which expansion then unpacks anyway.
-fn rebuilds_memo<H: Heuristic>(_: &H) -> bool {
+fn rebuilds_memo<C: Capacity, H: Heuristic<C>>(_: &H) -> bool {
     size_of::<H::Memo>() > MAX_STORED_MEMO && H::READS_TILES
 }
 

@@ -12,6 +12,7 @@
 //! Tables are shared process-wide ([`table`]): a batch of jobs builds or loads each database
 //! once. Building goes through the disk cache of [`store`].
 
+pub mod large;
 mod spec;
 pub mod store;
 pub mod table;
@@ -38,8 +39,8 @@ pub struct TableKey {
     pub cols: usize,
     /// The goal layout.
     pub goal: Goal,
-    /// The pattern tiles.
-    pub tiles: Vec<u8>,
+    /// The pattern tiles (`u16`: boards of more than 256 cells have tiles beyond 255).
+    pub tiles: Vec<u16>,
 }
 
 /// Where a table came from when it was first needed in this process.
@@ -109,9 +110,43 @@ pub fn table_keys(spec: &PdbSpec, g: &Geometry) -> Result<Vec<TableKey>, Heurist
             rows: g.rows,
             cols: g.cols,
             goal: g.goal,
+            tiles: tiles.into_iter().map(u16::from).collect(),
+        })
+        .collect())
+}
+
+/// [`table_keys`] for a board of any size: the databases [`Pdb::new`] (at most 64 cells) or
+/// [`large::LargePdb::new`] (more) uses for `spec` on a `rows` x `cols` board.
+pub fn table_keys_for(
+    spec: &PdbSpec,
+    rows: usize,
+    cols: usize,
+    goal: Goal,
+) -> Result<Vec<TableKey>, HeuristicError> {
+    if rows * cols <= MAX_EXACT_CELLS {
+        return table_keys(spec, &Geometry::new(rows, cols, goal));
+    }
+    Ok(large::groups(spec, rows, cols, goal)?
+        .into_iter()
+        .map(|tiles| TableKey {
+            rows,
+            cols,
+            goal,
             tiles,
         })
         .collect())
+}
+
+/// Builds the entries of the database `key` (no cache): the bit-parallel build of
+/// [`table::build`] on boards of at most 64 cells, [`large::build`] beyond.
+pub fn build_data(key: &TableKey) -> Vec<u8> {
+    if key.rows * key.cols <= MAX_EXACT_CELLS {
+        let g = Geometry::new(key.rows, key.cols, key.goal);
+        let tiles: Vec<u8> = key.tiles.iter().map(|&t| t as u8).collect();
+        table::build(&g, &tiles).0
+    } else {
+        large::build(key.rows, key.cols, key.goal, &key.tiles)
+    }
 }
 
 /// The database `key`, from this process's tables, else the disk cache, else built (and then
@@ -144,8 +179,8 @@ pub fn table(key: &TableKey) -> Arc<Table> {
 /// Loads `key` from `dir` (if any) or builds it; with `force`, always builds (and stores).
 pub fn obtain(key: &TableKey, dir: Option<PathBuf>, force: bool) -> Table {
     let start = Instant::now();
-    let g = Geometry::new(key.rows, key.cols, key.goal);
-    let entries = table::entries(g.cells, key.tiles.len()).expect("checked by PdbSpec::groups");
+    let entries =
+        table::entries(key.rows * key.cols, key.tiles.len()).expect("checked by PdbSpec::groups");
     let mut rejected = None;
     if let Some(dir) = &dir
         && !force
@@ -166,7 +201,7 @@ pub fn obtain(key: &TableKey, dir: Option<PathBuf>, force: bool) -> Table {
             Err(e) => rejected = Some(e.to_string()),
         }
     }
-    let (data, _) = table::build(&g, &key.tiles);
+    let data = build_data(key);
     store::advise_huge_pages(&data);
     let origin = match &dir {
         Some(dir) => match store::save(dir, key, &data) {
@@ -342,7 +377,7 @@ impl Pdb {
                 rows: g.rows,
                 cols: g.cols,
                 goal: g.goal,
-                tiles: gr.clone(),
+                tiles: gr.iter().map(|&t| u16::from(t)).collect(),
             });
             let direct = match layout {
                 Layout::Direct => table.direct(),

@@ -108,7 +108,7 @@ pub enum Partition {
     /// A standard partition.
     Standard(Standard),
     /// `pdb:1,2,3/4,5,6`: groups given by tile numbers (tiles left out count 0).
-    Groups(Vec<Vec<u8>>),
+    Groups(Vec<Vec<u16>>),
 }
 
 /// A pattern-database heuristic as named on the command line:
@@ -179,7 +179,7 @@ impl PdbSpec {
                 let mut seen = [false; 64];
                 for gr in groups {
                     for &t in gr {
-                        if t == 0 || t as usize >= n {
+                        if t == 0 || usize::from(t) >= n {
                             return Err(not_for(format!(
                                 "tile {t} is not a tile of this board (expected 1..={})",
                                 n - 1
@@ -191,7 +191,11 @@ impl PdbSpec {
                         seen[t as usize] = true;
                     }
                 }
-                groups.clone()
+                // Every tile is below n <= 64 (checked above).
+                groups
+                    .iter()
+                    .map(|gr| gr.iter().map(|&t| t as u8).collect())
+                    .collect()
             }
         };
         if groups.len() > MAX_GROUPS {
@@ -254,7 +258,7 @@ impl fmt::Display for PdbSpec {
             Partition::Groups(groups) => {
                 let text: Vec<String> = groups
                     .iter()
-                    .map(|g| g.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+                    .map(|g| g.iter().map(u16::to_string).collect::<Vec<_>>().join(","))
                     .collect();
                 write!(f, "pdb:{}", text.join("/"))?
             }
@@ -306,7 +310,7 @@ impl FromStr for PdbSpec {
                 for (gi, group) in groups.split('/').enumerate() {
                     let mut tiles = Vec::new();
                     for item in group.split(',') {
-                        let t: u8 = item.trim().parse().map_err(|_| {
+                        let t: u16 = item.trim().parse().map_err(|_| {
                             format!(
                                 "\"{s}\": group {} has \"{item}\" where a tile number was \
                                  expected (partitions: auto, full, 5-5-5, 6-6-3, 7-8, 6-6-6-6 \

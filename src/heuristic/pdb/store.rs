@@ -8,7 +8,9 @@
 //! # File format (little-endian)
 //! `b"NPZPDB\r\n"`, format version `u32`, rows `u8`, cols `u8`, goal `u8` (0 blank-last,
 //! 1 blank-first), k `u8`, the k pattern tiles (`u8` each), entries `u64`, CRC-32 of everything
-//! before it and of the table `u32`, then the table (one byte per entry). A file whose header
+//! before it and of the table `u32`, then the table (one byte per entry). Databases whose rows,
+//! columns or tiles do not fit a byte (boards of more than 256 cells) use format version
+//! [`WIDE_FORMAT_VERSION`]: the same fields with rows, cols and the tiles as `u16`. A file whose header
 //! does not match the database asked for (another version, size, goal or partition), whose
 //! length is wrong, or whose checksum fails is rejected; the caller rebuilds it.
 //!
@@ -28,6 +30,22 @@ use crate::board::Goal;
 const MAGIC: &[u8; 8] = b"NPZPDB\r\n";
 /// The file format version; files of other versions are stale.
 pub const FORMAT_VERSION: u32 = 1;
+/// The format version of databases with a row count, column count or tile above 255.
+pub const WIDE_FORMAT_VERSION: u32 = 2;
+
+/// Whether `key` needs the wide header.
+fn is_wide(key: &TableKey) -> bool {
+    key.rows > 255 || key.cols > 255 || key.tiles.iter().any(|&t| t > 255)
+}
+
+/// The format version of `key`'s file.
+fn version_of(key: &TableKey) -> u32 {
+    if is_wide(key) {
+        WIDE_FORMAT_VERSION
+    } else {
+        FORMAT_VERSION
+    }
+}
 
 static CACHE_DIR: RwLock<Option<Option<PathBuf>>> = RwLock::new(None);
 
@@ -98,7 +116,7 @@ pub enum StoreError {
 
 /// The file name of a database inside the cache directory.
 pub fn file_name(key: &TableKey) -> String {
-    let tiles: Vec<String> = key.tiles.iter().map(u8::to_string).collect();
+    let tiles: Vec<String> = key.tiles.iter().map(u16::to_string).collect();
     format!(
         "{}x{}-{}-{}.pdb",
         key.rows,
@@ -111,15 +129,25 @@ pub fn file_name(key: &TableKey) -> String {
 fn header(key: &TableKey, entries: u64) -> Vec<u8> {
     let mut h = Vec::with_capacity(32 + key.tiles.len());
     h.extend_from_slice(MAGIC);
-    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h.push(key.rows as u8);
-    h.push(key.cols as u8);
+    let wide = is_wide(key);
+    h.extend_from_slice(&version_of(key).to_le_bytes());
+    let number = |h: &mut Vec<u8>, x: usize| {
+        if wide {
+            h.extend_from_slice(&(x as u16).to_le_bytes());
+        } else {
+            h.push(x as u8);
+        }
+    };
+    number(&mut h, key.rows);
+    number(&mut h, key.cols);
     h.push(match key.goal {
         Goal::BlankLast => 0,
         Goal::BlankFirst => 1,
     });
     h.push(key.tiles.len() as u8);
-    h.extend_from_slice(&key.tiles);
+    for &t in &key.tiles {
+        number(&mut h, usize::from(t));
+    }
     h.extend_from_slice(&entries.to_le_bytes());
     h
 }
@@ -240,9 +268,10 @@ pub fn load(dir: &Path, key: &TableKey, entries: u64) -> Result<Vec<u8>, StoreEr
     if start.len() < 12 || &start[..8] != MAGIC {
         return Err(stale("not a pattern-database file"));
     }
-    if start[8..12] != FORMAT_VERSION.to_le_bytes() {
+    let version = version_of(key);
+    if start[8..12] != version.to_le_bytes() {
         return Err(stale(&format!(
-            "format version {} (expected {FORMAT_VERSION})",
+            "format version {} (expected {version})",
             u32::from_le_bytes(start[8..12].try_into().expect("4 bytes"))
         )));
     }
