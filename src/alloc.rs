@@ -134,10 +134,16 @@ unsafe impl GlobalAlloc for CountingAlloc {
         // SAFETY: forwarded; `p` was allocated by `System` with `layout`.
         let q = unsafe { System.realloc(p, layout, new_size) };
         if !q.is_null() {
-            // Count the new block before releasing the old one: the peak of a growing vector
-            // is reached while both exist (when the block cannot grow in place).
-            record_alloc(new_size);
-            record_free(layout.size());
+            if new_size > layout.size() {
+                // Count the new block before releasing the old one: the peak of a growing
+                // vector is reached while both exist (when the block cannot grow in place).
+                record_alloc(new_size);
+                record_free(layout.size());
+            } else {
+                // A shrink gives the tail back (in place, or by remapping a mapped block):
+                // the two blocks never exist at once.
+                record_free(layout.size() - new_size);
+            }
         }
         q
     }
