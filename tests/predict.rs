@@ -748,3 +748,90 @@ fn cli_cdp_on_the_fsm_tree_walks_idastar_fsm_tree() {
     }
     assert!(checked >= 10, "{checked} complete iterations checked");
 }
+
+/// The exact distribution of a single pattern database from its own table equals the one
+/// counted over every solvable position through the heuristic's lookup (Profile::new's
+/// enumeration of 3 x 3 and 2 x 4), position for position: small groups (each entry weighs
+/// (free tiles)! / 2 positions), groups leaving one tile free (solvability per blank cell), the
+/// full database (its unreached entries are the unsolvable placements), both goals. Sums of
+/// several databases and reflected lookups are not the table's distribution: none.
+#[test]
+fn single_pdb_distribution_from_its_table_equals_enumeration() {
+    use npuzzle::predict::pdb_table::exact_hist;
+    npuzzle::heuristic::pdb::set_cache_dir(None);
+    let cases = [
+        (3, 3, Goal::BlankLast, "pdb:1,2,3:noreflect"),
+        (3, 3, Goal::BlankFirst, "pdb:2,5,7,8:noreflect"),
+        (3, 3, Goal::BlankLast, "pdb:1,2,3,4,5,6,7:noreflect"),
+        (3, 3, Goal::BlankLast, "pdb:full:noreflect"),
+        (2, 4, Goal::BlankLast, "pdb:1,2,3,4"),
+        (2, 4, Goal::BlankFirst, "pdb:3,6"),
+        (2, 4, Goal::BlankLast, "pdb:2,3,4,5,6,7"),
+    ];
+    for (rows, cols, goal, spec) in cases {
+        let g = Geometry::new(rows, cols, goal);
+        let kind: HeuristicKind = spec.parse().unwrap();
+        let built = build(&kind, &g).unwrap();
+        let enumerated = Profile::new(&g, &built, 0, 1);
+        assert!(enumerated.exact);
+        let table = exact_hist(&g, &built).unwrap_or_else(|| panic!("{spec}: no table histogram"));
+        assert_eq!(table.len(), g.cells);
+        let per_cell: f64 = (1..g.cells).map(|i| i as f64).product::<f64>() / 2.0;
+        for (c, got) in table.iter().enumerate() {
+            let mut want = enumerated.hist[c].clone();
+            let mut got = got.clone();
+            let len = want.len().max(got.len());
+            want.resize(len, 0.0);
+            got.resize(len, 0.0);
+            assert_eq!(got, want, "{rows} x {cols} {goal} {spec}, blank on {c}");
+            assert_eq!(got.iter().sum::<f64>(), per_cell);
+        }
+    }
+    for (rows, cols, spec) in [(3, 3, "pdb:1,2,3"), (2, 4, "pdb:1,2,3/4,5,6,7")] {
+        let g = Geometry::new(rows, cols, Goal::BlankLast);
+        let built = build(&spec.parse().unwrap(), &g).unwrap();
+        assert!(exact_hist(&g, &built).is_none(), "{spec}");
+    }
+    let g = Geometry::new(2, 4, Goal::BlankLast);
+    let built = build(&HeuristicKind::Manhattan, &g).unwrap();
+    assert!(exact_hist(&g, &built).is_none());
+}
+
+/// On 4 x 4 (above the enumeration's reach) with one 5-tile database, KRE from the
+/// table-exact distribution agrees with KRE from a large sample of random positions within
+/// the sample's error (loosely: 5% plus four standard errors), and its mean h too.
+#[test]
+fn single_pdb_table_distribution_agrees_with_sampling_on_4x4() {
+    use npuzzle::predict::pdb_table::exact_hist;
+    npuzzle::heuristic::pdb::set_cache_dir(None);
+    let g = Geometry::new(4, 4, Goal::BlankLast);
+    let built = build(&"pdb:1,2,3,4,5:noreflect".parse().unwrap(), &g).unwrap();
+    let sampled = Profile::new(&g, &built, 20_000, 7);
+    assert!(!sampled.exact);
+    let mut exact = sampled.clone();
+    exact.use_exact(exact_hist(&g, &built).expect("single table"));
+    assert!(exact.exact);
+    let per_cell: f64 = (1..16).map(|i| i as f64).product::<f64>() / 2.0;
+    assert!(exact.states.iter().all(|&s| s == per_cell));
+    assert!(
+        (exact.mean() - sampled.mean()).abs() < 0.02 * exact.mean(),
+        "mean h {} vs {}",
+        exact.mean(),
+        sampled.mean()
+    );
+    let tree = TreeCounts::uniform(&g, Pruning::Parent, 41);
+    let bounds = [20u32, 30, 40];
+    let (e, s) = (kre(&tree, &exact, &bounds), kre(&tree, &sampled, &bounds));
+    for (a, b) in e.iter().zip(&s) {
+        assert_eq!(a.generated_se, 0.0);
+        let tol = 0.05 * a.generated + 4.0 * b.generated_se;
+        assert!(
+            (a.generated - b.generated).abs() < tol,
+            "bound {}: exact {} vs sampled {} (se {})",
+            a.bound,
+            a.generated,
+            b.generated,
+            b.generated_se
+        );
+    }
+}

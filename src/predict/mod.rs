@@ -19,6 +19,7 @@ pub mod cdp;
 pub mod census_table;
 pub mod kre;
 pub mod measure;
+pub mod pdb_table;
 pub mod profile;
 pub mod ss;
 pub mod tree;
@@ -326,6 +327,19 @@ pub fn predict(
         let built = build(kind, &geometry)?;
         let mut profile =
             needs_profile.then(|| Profile::new(&geometry, &built, req.samples_per_cell, req.seed));
+        if let (Some(p), None) = (profile.as_mut(), &req.census)
+            && !p.exact
+        {
+            let start = std::time::Instant::now();
+            if let Some(hist) = pdb_table::exact_hist(&geometry, &built) {
+                p.use_exact(hist);
+                summary.notes.push(format!(
+                    "{name}: distribution exact from its pattern database ({:.1} s to scan it); \
+                     CDP's move statistics sampled",
+                    start.elapsed().as_secs_f64()
+                ));
+            }
+        }
         if let (Some(p), Some(census)) = (profile.as_mut(), &req.census) {
             let hist = census
                 .get(&name)
