@@ -38,7 +38,14 @@ pub fn exact_hist(geometry: &Geometry, built: &Built) -> Option<Vec<Vec<f64>>> {
         return None;
     }
     let table = pdb.tables().next()?;
-    let pattern = &table.key.tiles;
+    // Predictions take boards of at most 64 cells, whose tiles fit a byte.
+    let pattern: Vec<u8> = table
+        .key
+        .tiles
+        .iter()
+        .map(|&t| u8::try_from(t).ok())
+        .collect::<Option<_>>()?;
+    let pattern = &pattern;
     let n = geometry.cells;
     let k = pattern.len();
     let free = n - 1 - k;
