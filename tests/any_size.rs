@@ -5,61 +5,10 @@
 
 use std::collections::{HashSet, VecDeque};
 
+mod common;
+
+use common::large::{goal_tiles, neighbours, random_walk};
 use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, SolveError, Status, solve};
-
-/// The goal position as a tile list.
-fn goal_tiles(cells: usize, goal: Goal) -> Vec<u16> {
-    match goal {
-        Goal::BlankFirst => (0..cells as u16).collect(),
-        Goal::BlankLast => (1..cells as u16).chain([0]).collect(),
-    }
-}
-
-/// The blank's neighbours in Korf's order (up, left, right, down).
-fn neighbours(cell: usize, rows: usize, cols: usize) -> Vec<usize> {
-    let (r, c) = (cell / cols, cell % cols);
-    let mut out = Vec::new();
-    if r > 0 {
-        out.push(cell - cols);
-    }
-    if c > 0 {
-        out.push(cell - 1);
-    }
-    if c + 1 < cols {
-        out.push(cell + 1);
-    }
-    if r + 1 < rows {
-        out.push(cell + cols);
-    }
-    out
-}
-
-/// A random walk of `len` blank moves from the goal (no move straight back), from a
-/// SplitMix64 stream seeded with `seed`.
-fn random_walk(rows: usize, cols: usize, goal: Goal, len: usize, seed: u64) -> Vec<u16> {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut tiles = goal_tiles(rows * cols, goal);
-    let mut blank = tiles.iter().position(|&t| t == 0).unwrap();
-    let mut previous = usize::MAX;
-    for _ in 0..len {
-        let options: Vec<usize> = neighbours(blank, rows, cols)
-            .into_iter()
-            .filter(|&n| n != previous)
-            .collect();
-        let to = options[(next() % options.len() as u64) as usize];
-        tiles.swap(blank, to);
-        previous = blank;
-        blank = to;
-    }
-    tiles
-}
 
 /// The exact distance from `start` to the goal, by plain breadth-first search.
 fn bfs_distance(rows: usize, cols: usize, start: &[u16], goal: Goal) -> usize {

@@ -92,3 +92,62 @@ pub fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
         }
     }
 }
+
+/// Positions as `Vec<u16>` tile lists, for boards of any size (more than 255 cells included).
+pub mod large {
+    /// The goal position as a tile list.
+    use npuzzle::Goal;
+
+    pub fn goal_tiles(cells: usize, goal: Goal) -> Vec<u16> {
+        match goal {
+            Goal::BlankFirst => (0..cells as u16).collect(),
+            Goal::BlankLast => (1..cells as u16).chain([0]).collect(),
+        }
+    }
+
+    /// The blank's neighbours in Korf's order (up, left, right, down).
+    pub fn neighbours(cell: usize, rows: usize, cols: usize) -> Vec<usize> {
+        let (r, c) = (cell / cols, cell % cols);
+        let mut out = Vec::new();
+        if r > 0 {
+            out.push(cell - cols);
+        }
+        if c > 0 {
+            out.push(cell - 1);
+        }
+        if c + 1 < cols {
+            out.push(cell + 1);
+        }
+        if r + 1 < rows {
+            out.push(cell + cols);
+        }
+        out
+    }
+
+    /// A random walk of `len` blank moves from the goal (no move straight back), from a
+    /// SplitMix64 stream seeded with `seed`.
+    pub fn random_walk(rows: usize, cols: usize, goal: Goal, len: usize, seed: u64) -> Vec<u16> {
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut tiles = goal_tiles(rows * cols, goal);
+        let mut blank = tiles.iter().position(|&t| t == 0).unwrap();
+        let mut previous = usize::MAX;
+        for _ in 0..len {
+            let options: Vec<usize> = neighbours(blank, rows, cols)
+                .into_iter()
+                .filter(|&n| n != previous)
+                .collect();
+            let to = options[(next() % options.len() as u64) as usize];
+            tiles.swap(blank, to);
+            previous = blank;
+            blank = to;
+        }
+        tiles
+    }
+}
