@@ -5,7 +5,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
-mod common;
+use crate::common;
 
 use common::large::{goal_tiles, neighbours, random_walk};
 use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, SolveError, Status, solve};

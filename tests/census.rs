@@ -1,7 +1,7 @@
 //! `bench census` against an independent breadth-first search written here (a hash map over
 //! `Board::moved`) and the published counts in ../shared/data (census.tsv, 8puzzle_depths.tsv).
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;

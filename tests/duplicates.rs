@@ -2,7 +2,7 @@
 //! replaying them on real boards, and the pruned searches against exact BFS distances and
 //! Korf's published optimal lengths and node counts.
 
-mod common;
+use crate::common;
 
 use common::{exact_distances, read_tsv};
 use npuzzle::search::duplicates::MoveAutomaton;

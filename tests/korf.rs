@@ -1,7 +1,7 @@
 //! Korf's 100 random 15-puzzle instances (Korf 1985), blank-first goal: optimal lengths and
 //! the published IDA* + Manhattan node counts, from `../shared/data/korf100.tsv`.
 
-mod common;
+use crate::common;
 
 use common::read_tsv;
 use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, solve};

@@ -1,7 +1,7 @@
 //! Parallel IDA* (`idastar-par`) against Korf's published optimal lengths and IDA* node
 //! counts, exact distances on 3 x 3 boards, sequential IDA* on 5 x 5 boards, and its limits.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

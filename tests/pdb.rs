@@ -2,7 +2,7 @@
 //! 3 x 3 and 2 x 4 (computed here, not by the library), Manhattan distance for one-tile groups,
 //! and the published optimal lengths of Korf's 100 instances.
 
-mod common;
+use crate::common;
 
 use common::data_dir;
 

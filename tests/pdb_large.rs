@@ -11,7 +11,7 @@ use npuzzle::heuristic::{self, HeuristicKind};
 use npuzzle::{Algorithm, Board, Goal, Limits, SolveError, Status, solve};
 use predicates::prelude::*;
 
-mod common;
+use crate::common;
 
 use common::large::{goal_tiles, neighbours, random_walk};
 

@@ -2,7 +2,7 @@
 //! plain depth-first count of the nodes of one IDA* iteration, with a Manhattan distance and a
 //! misplaced-tiles count of its own, over whole small state spaces.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use npuzzle::board::{Board, Goal};

@@ -1,7 +1,7 @@
 //! Every search against exact distances, and IDA*'s fast path against a plain reference
 //! implementation written here (its own heuristics, its own move generation).
 
-mod common;
+use crate::common;
 
 use common::exact_distances;
 use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Move, Status, solve};

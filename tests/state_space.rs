@@ -1,7 +1,7 @@
 //! Whole state spaces, enumerated by the independent BFS in `common`, against published
 //! tables; and solvability and heuristics checked on every state of them.
 
-mod common;
+use crate::common;
 
 use common::{exact_distances, for_each_permutation, read_tsv};
 use npuzzle::geometry::{Geometry, MAX_EXACT_CELLS, Small, Tiles};
