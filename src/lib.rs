@@ -20,22 +20,23 @@
 //! - [`cli`]: the `bench` command line.
 #![warn(missing_docs)]
 
-pub mod alloc;
 pub mod approx;
 pub mod board;
 pub mod census;
 pub mod cli;
 pub mod external;
+pub mod generate;
 pub mod geometry;
-pub mod harness;
 pub mod heuristic;
+pub mod infra;
 pub mod input;
 pub mod instances;
+pub mod merge;
 pub mod predict;
 pub mod report;
 pub mod results;
+pub mod run;
 pub mod search;
-pub mod units;
 
 pub use board::{Board, BoardError, Goal, Move};
 pub use heuristic::HeuristicKind;

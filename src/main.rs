@@ -2,7 +2,7 @@
 
 /// Counts heap bytes per thread, so that `bench run` can report each job's peak heap.
 #[global_allocator]
-static ALLOC: npuzzle::alloc::CountingAlloc = npuzzle::alloc::CountingAlloc;
+static ALLOC: npuzzle::infra::alloc::CountingAlloc = npuzzle::infra::alloc::CountingAlloc;
 
 fn main() {
     std::process::exit(npuzzle::cli::main());

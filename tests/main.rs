@@ -1,12 +1,12 @@
 //! The integration tests, compiled as one binary (one link instead of one per file).
 //! Each file beside this one is a module; `common` holds the independent oracles they share.
 
-mod common;
 mod any_size;
 mod approx;
 mod bfs_layers;
 mod census;
 mod cli_pdb;
+mod common;
 mod docs;
 mod duplicates;
 mod external;

@@ -151,15 +151,15 @@ pub fn check(rows: usize, cols: usize, limit: Option<u64>) -> Result<u64, Census
                 "the largest board that fits is {} ({} positions, {})",
                 names.join(" or "),
                 positions(r, c).unwrap_or(0),
-                crate::units::format_bytes(memory_needed(r, c).unwrap_or(0) as f64)
+                crate::infra::units::format_bytes(memory_needed(r, c).unwrap_or(0) as f64)
             )
         };
         return Err(CensusError::TooMuchMemory {
             rows,
             cols,
-            need: crate::units::format_bytes(need as f64),
+            need: crate::infra::units::format_bytes(need as f64),
             positions: positions(rows, cols).unwrap_or(0),
-            limit: crate::units::format_bytes(limit as f64),
+            limit: crate::infra::units::format_bytes(limit as f64),
             largest,
         });
     }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Census;
 use crate::board::Goal;
-use crate::harness::meta::{Host, Program};
+use crate::infra::provenance::{Host, Program};
 use crate::instances::{FileHeader, Generator, InstanceWriter};
 
 /// The distribution CSV's columns.
@@ -187,7 +187,7 @@ impl CensusMeta {
     /// Fills in the end time, CPU time and peak memory of this process.
     pub fn finish(&mut self, status: &str, wall_seconds: f64) {
         self.status = status.to_string();
-        self.end_time = Some(crate::harness::meta::now_rfc3339());
+        self.end_time = Some(crate::infra::provenance::now_rfc3339());
         self.wall_seconds = Some(wall_seconds);
         let (cpu, rss) = process_usage();
         self.cpu_seconds = cpu;

@@ -15,10 +15,10 @@ use super::flags::{BoardSize, SizeLimit, parse_size_limit};
 use crate::board::Goal;
 use crate::census::output::{self, CensusMeta, DistributionWriter};
 use crate::census::{self, LayerDone, Request};
-use crate::harness::meta::{Host, Program, now_rfc3339, sidecar_path};
-use crate::harness::signals;
 use crate::heuristic::HeuristicKind;
-use crate::units::format_bytes;
+use crate::infra::provenance::{Host, Program, now_rfc3339, sidecar_path};
+use crate::infra::signals;
+use crate::infra::units::format_bytes;
 
 /// Arguments of `bench census`.
 #[derive(Debug, Args)]

@@ -1,5 +1,5 @@
 //! The flags that mean the same in every subcommand: `--timeout DURATION`, `--max-memory SIZE`
-//! (parsed by [`crate::harness::limits`], the one parser of durations and sizes), `--max-nodes N`,
+//! (parsed by [`crate::infra::limits`], the one parser of durations and sizes), `--max-nodes N`,
 //! the board size `--size RxC` / `--n N` / `--rows R --cols C`, and lists of heuristics whose
 //! pattern-database tile groups contain commas (`--heuristics manhattan,pdb:1,2,3/4,5,6`).
 
@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::Args;
 
-use crate::harness::limits;
 use crate::heuristic::HeuristicKind;
+use crate::infra::limits;
 
 /// A duration limit, `none` for unlimited.
 #[derive(Debug, Clone, Copy)]

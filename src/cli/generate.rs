@@ -9,9 +9,8 @@ use clap::Args;
 
 use super::flags::BoardSize;
 use crate::board::Goal;
-use crate::instances::{
-    FileHeader, GenKind, GenSpec, Generator, InstanceWriter, Layout, read_detailed,
-};
+use crate::generate::{GenKind, GenSpec};
+use crate::instances::{FileHeader, Generator, InstanceWriter, Layout, read_detailed};
 
 /// Arguments of `bench gen`.
 #[derive(Debug, Args)]

@@ -1,11 +1,11 @@
-//! `bench merge`: maps arguments to [`crate::harness::merge`], which joins the CSVs of one
+//! `bench merge`: maps arguments to [`crate::merge`], which joins the CSVs of one
 //! experiment's shards (or resumed pieces) into one file.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::harness::merge;
+use crate::merge;
 
 /// Arguments of `bench merge`.
 #[derive(Debug, Args)]

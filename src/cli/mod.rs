@@ -68,10 +68,10 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<crate::harness::output::WriteError>()
+            if e.downcast_ref::<crate::infra::output::WriteError>()
                 .is_some()
             {
-                crate::harness::output::EXIT_WRITE_ERROR
+                crate::infra::output::EXIT_WRITE_ERROR
             } else {
                 1
             }

@@ -10,9 +10,9 @@ use clap::{Args, Subcommand};
 use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
 use crate::board::Goal;
 use crate::geometry::MAX_LARGE_CELLS;
-use crate::harness::plan;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
+use crate::run::plan;
 
 /// The `bench pdb` subcommands.
 #[derive(Debug, Subcommand)]

@@ -1,4 +1,4 @@
-//! `bench run`: maps the arguments to [`RunOptions`]; the engine is [`crate::harness::engine`].
+//! `bench run`: maps the arguments to [`RunOptions`]; the engine is [`crate::run::engine`].
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -11,8 +11,8 @@ use super::flags::{
 };
 use crate::board::Goal;
 use crate::external::Solver;
-use crate::harness::engine::{self, RunOptions};
-use crate::harness::plan::Shard;
+use crate::run::engine::{self, RunOptions};
+use crate::run::plan::Shard;
 use crate::search::Algorithm;
 
 /// Arguments of `bench run`.

@@ -17,8 +17,8 @@ use std::time::Duration;
 use anyhow::Context;
 
 use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
-use crate::harness::output::WriteError;
-use crate::units::{format_bytes, millis};
+use crate::infra::output::WriteError;
+use crate::infra::units::{format_bytes, millis};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -237,7 +237,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             DEFAULT_EXACT
         }
     };
-    let memory = crate::harness::alloc::start_job(None, None);
+    let memory = crate::infra::alloc::start_job(None, None);
     let mut report = match solve_or_exit(&board, goal, algorithm, &heuristic, &limits) {
         Ok(report) => report,
         Err(exit) => return exit,

@@ -16,7 +16,6 @@
 //! wrong`. Solvability is not checked while reading (a harness may want to skip unsolvable
 //! boards); [`InstanceSet::unsolvable`] and [`InstanceSet::check_solvable`] do that.
 
-mod generate;
 mod json;
 mod tsv;
 mod write;
@@ -28,8 +27,15 @@ use thiserror::Error;
 
 use crate::board::{Board, BoardError, Goal};
 
-pub use generate::{GenKind, GenSpec, below, instance_rng, random_walk, uniform_solvable};
 pub use write::{FORMAT_LINE, FileHeader, Generator, InstanceWriter};
+
+/// Checks that `rows` x `cols` is a board the model holds.
+pub fn check_size(rows: usize, cols: usize) -> Result<(), BoardError> {
+    match Board::new(rows, cols, Vec::new()) {
+        Err(BoardError::WrongTileCount { .. }) | Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
 
 /// One board of an instance file.
 #[derive(Debug, Clone, PartialEq, Eq)]

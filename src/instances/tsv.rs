@@ -170,7 +170,7 @@ pub(super) fn parse(
                 )
             })?;
             // The size must make a board at all; report it on the header line.
-            if let Err(e) = super::generate::check_size(rows, cols) {
+            if let Err(e) = super::check_size(rows, cols) {
                 let l = h.get("rows").map_or(h.line, |(_, l)| l);
                 return Err(err(l, Problem::Board(e)));
             }

@@ -10,9 +10,9 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use crate::generate::{below, instance_rng};
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use crate::heuristic::Built;
-use crate::instances::{below, instance_rng};
 
 /// Boards of at most this many cells are profiled over all their states (10! / 2 = 1.8 M).
 pub const EXACT_MAX_CELLS: usize = 10;

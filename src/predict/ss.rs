@@ -14,9 +14,9 @@
 use rand::Rng;
 use rustc_hash::FxHashMap;
 
+use crate::generate::instance_rng;
 use crate::geometry::{Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic};
-use crate::instances::instance_rng;
 use crate::search::duplicates::MoveAutomaton;
 use crate::with_heuristic;
 

@@ -29,9 +29,10 @@ use super::aggregate::{GroupBy, Summary, instance_lengths};
 use super::plots::{self, PlotError};
 use super::table::{Format, render};
 use crate::board::{Board, Goal, moves_from_str};
-use crate::harness::meta::{self, Host, Meta, Program};
-use crate::harness::output::WriteError;
+use crate::infra::output::WriteError;
+use crate::infra::provenance::{self as meta, Host, Program};
 use crate::instances::{InstanceSet, read_instance_file};
+use crate::results::meta::Meta;
 use crate::results::{Outcome, Row};
 
 /// The largest board (in cells) the playback draws; solutions on larger boards (the

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use super::aggregate::{GroupBy, Stat, Summary};
-use crate::units::format_bytes;
+use crate::infra::units::format_bytes;
 
 /// The output format of `bench report`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::harness::meta::sidecar_path;
+use crate::infra::provenance::sidecar_path;
 
 /// One results file's totals.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,6 +8,7 @@
 //!   duplicate job keys, and at most one torn last line.
 //! - [`write`]: appending rows, one flushed line each.
 
+pub mod meta;
 pub mod read;
 pub mod row;
 pub mod write;

@@ -571,8 +571,8 @@ mod tests {
 
     use super::*;
     use crate::board::{Board, Goal};
+    use crate::generate::random_walk;
     use crate::heuristic::Manhattan;
-    use crate::instances::random_walk;
 
     fn both(board: &Board, goal: Goal, limits: &Limits) -> (RawOutcome, RawOutcome) {
         let geometry = Geometry::new(4, 4, goal);

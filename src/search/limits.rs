@@ -28,7 +28,7 @@ pub struct Limits {
     #[serde(skip)]
     pub cancel: Option<Arc<AtomicBool>>,
     /// Raised from outside when the job's heap passed `max_memory_bytes` (the counting
-    /// allocator's backstop, `crate::alloc`): the search stops with
+    /// allocator's backstop, `crate::infra::alloc`): the search stops with
     /// [`Status::MemoryLimit`], so that the stop is reported as what it was.
     #[serde(skip)]
     pub memory_tripped: Option<Arc<AtomicBool>>,

@@ -232,8 +232,8 @@ fn search_small(
     let h = heuristic::build(kind, &geometry)?;
     let fsm = automaton(algorithm);
     let setup_time = setup_start.elapsed();
-    // The job's reported peak heap is the search's own, from here (see `crate::alloc`).
-    let scope = crate::alloc::search_scope();
+    // The job's reported peak heap is the search's own, from here (see `crate::infra::alloc`).
+    let scope = crate::infra::alloc::search_scope();
     let start = Instant::now();
     let raw = match algorithm {
         Algorithm::Bfs => bfs::run(&geometry, &tiles, limits),
@@ -290,8 +290,8 @@ where
     let h = heuristic::build_large(kind, &geometry)?;
     let fsm = automaton(algorithm);
     let setup_time = setup_start.elapsed();
-    // The job's reported peak heap is the search's own, from here (see `crate::alloc`).
-    let scope = crate::alloc::search_scope();
+    // The job's reported peak heap is the search's own, from here (see `crate::infra::alloc`).
+    let scope = crate::infra::alloc::search_scope();
     let start = Instant::now();
     let (g, t) = (&geometry, &tiles);
     let raw = match algorithm {

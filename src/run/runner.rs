@@ -23,11 +23,11 @@ use serde::Deserialize;
 use crate::board::{Board, Goal, Move, moves_to_string};
 use crate::external::{self, Exit, Measured, ProcessLimits, Solver, Stop, Verdict, answer};
 use crate::heuristic::HeuristicKind;
+use crate::infra::units::{format_bytes, millis as ms};
 use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
-use crate::units::{format_bytes, millis as ms};
 
-use super::alloc;
 use super::plan::{InstanceSource, Job, Pair};
+use crate::infra::alloc;
 use crate::results::{MeasuredBy, Outcome, Row};
 
 /// Stops a run: raised by Ctrl-C, it raises the cancel flag of every running job and keeps

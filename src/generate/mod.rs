@@ -1,4 +1,5 @@
-//! Seeded generators of random boards, portable and independent of the thread count.
+//! `bench gen`'s engine: seeded generators of random boards, portable and independent of the
+//! thread count, and the instance files made of them (written in [`crate::instances`]' format).
 //!
 //! # The random stream
 //!
@@ -18,8 +19,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::write::{FileHeader, Generator, InstanceWriter};
 use crate::board::{Board, BoardError, Goal, Move};
+use crate::instances::{FileHeader, Generator, InstanceWriter, check_size};
 
 /// The random stream of instance `stream` of a set generated with `seed` (see the module
 /// documentation for the exact definition).
@@ -118,14 +119,6 @@ pub fn uniform_solvable<R: Rng + ?Sized>(
     let board = Board::new(rows, cols, tiles)?;
     debug_assert!(board.is_solvable(goal));
     Ok(board)
-}
-
-/// Checks that `rows` x `cols` is a board the model holds.
-pub(super) fn check_size(rows: usize, cols: usize) -> Result<(), BoardError> {
-    match Board::new(rows, cols, Vec::new()) {
-        Err(BoardError::WrongTileCount { .. }) | Ok(_) => Ok(()),
-        Err(e) => Err(e),
-    }
 }
 
 /// Which generator `bench gen` uses.
@@ -269,3 +262,6 @@ impl GenSpec {
         w.finish()
     }
 }
+
+#[cfg(test)]
+mod tests;

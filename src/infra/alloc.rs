@@ -5,10 +5,10 @@
 //!
 //! ```
 //! #[global_allocator]
-//! static ALLOC: npuzzle::alloc::CountingAlloc = npuzzle::alloc::CountingAlloc;
+//! static ALLOC: npuzzle::infra::alloc::CountingAlloc = npuzzle::infra::alloc::CountingAlloc;
 //!
 //! fn main() {
-//!     let job = npuzzle::alloc::start_job(None, None);
+//!     let job = npuzzle::infra::alloc::start_job(None, None);
 //!     let v = vec![0u8; 1 << 20];
 //!     assert!(job.peak_bytes().unwrap() >= 1 << 20);
 //!     drop(v);

@@ -11,18 +11,19 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::limits;
-use super::meta::{self, InstanceFileMeta, Meta, Session, SolverMeta};
-use super::output::{self, WriteError};
 use super::plan::{self, InstanceSource, Job, Shard};
 use super::runner::{self, Interrupt, JobEnd, RunContext};
-use super::{signals, summary};
+use super::summary;
 use crate::board::Goal;
 use crate::external::Solver;
 use crate::heuristic::HeuristicKind;
+use crate::infra::output::{self, WriteError};
+use crate::infra::provenance as meta;
+use crate::infra::units::format_bytes;
+use crate::infra::{limits, signals};
+use crate::results::meta::{InstanceFileMeta, Meta, Session, SolverMeta};
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::{Algorithm, Limits};
-use crate::units::format_bytes;
 
 /// The directory `bench gen` writes to and `bench run` takes its default from.
 pub const INSTANCES_DIR: &str = "instances";

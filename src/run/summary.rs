@@ -7,9 +7,9 @@
 
 use std::time::Duration;
 
+use crate::infra::units::millis;
 use crate::report::{self, Format};
 use crate::results::Row;
-use crate::units::millis;
 
 /// The summary of `rows` (this run's and, after `--resume`, the earlier sessions'), of which
 /// `new_rows` were written by this session in `run_wall`.

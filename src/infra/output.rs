@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::meta::{Meta, sidecar_path};
+use super::provenance::sidecar_path;
+use crate::results::meta::Meta;
 
 /// The exit status of a run (or `bench solve`) that could not write its output: `EX_IOERR`
 /// from sysexits.h, distinct from 1 (rejected input) and 130/143 (interrupted).

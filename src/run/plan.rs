@@ -184,10 +184,11 @@ pub fn load_instances(
         }
         let (mut set, _, extras) = crate::instances::read_detailed(path, goal_override)?;
         let mut optimal = extras.optimal;
-        let sha256 = super::meta::sha256_file(path).map_err(|error| PlanError::Io {
-            path: path.clone(),
-            error,
-        })?;
+        let sha256 =
+            crate::infra::provenance::sha256_file(path).map_err(|error| PlanError::Io {
+                path: path.clone(),
+                error,
+            })?;
         let mut first_line: HashMap<&str, usize> = HashMap::new();
         for inst in &set.instances {
             if let Some(&first) = first_line.get(inst.id.as_str()) {

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::meta::{self, Meta, Program};
-use super::output::WriteError;
+use crate::infra::output::WriteError;
+use crate::infra::provenance::{self as meta, Program};
+use crate::results::meta::Meta;
 use crate::results::{self, RowWriter, SCHEMA_VERSION};
 
 /// One input of a merge, as recorded in the merged metadata.
