@@ -12,7 +12,6 @@ use crate::board::Goal;
 use crate::geometry::MAX_LARGE_CELLS;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
-use crate::run::plan;
 
 /// The `bench pdb` subcommands.
 #[derive(Debug, Subcommand)]
@@ -124,7 +123,7 @@ fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
             .collect()
     };
     // Unsolvable boards do not change which databases a run loads.
-    let sources = plan::load_instances(&args.instances, args.goal, true)?;
+    let sources = crate::instances::load_instances(&args.instances, args.goal, true)?;
     let mut targets: Vec<Target> = Vec::new();
     let mut seen = HashSet::new();
     for s in &sources {

@@ -10,9 +10,6 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::provenance::sidecar_path;
-use crate::results::meta::Meta;
-
 /// The exit status of a run (or `bench solve`) that could not write its output: `EX_IOERR`
 /// from sysexits.h, distinct from 1 (rejected input) and 130/143 (interrupted).
 pub const EXIT_WRITE_ERROR: i32 = 74;
@@ -84,26 +81,14 @@ fn try_lock(file: &File) -> io::Result<bool> {
     }
 }
 
-/// Who holds `path`, from the last session of its sidecar.
-fn holder(path: &Path) -> String {
-    let session = Meta::read(&sidecar_path(path))
-        .ok()
-        .and_then(|m| m.sessions.last().cloned());
-    match session {
-        Some(s) if s.pid.is_some() => format!(
-            "pid {}{}, started {}: {}",
-            s.pid.unwrap_or_default(),
-            s.hostname.map_or(String::new(), |h| format!(" on {h}")),
-            s.start_time,
-            s.command_line.join(" ")
-        ),
-        _ => "a process that has not written its metadata yet".into(),
-    }
-}
-
 /// Opens and locks the results file: a new file (refused if it exists), or with `resume` the
-/// existing one (created if missing) with its content.
-pub fn open(path: &Path, resume: bool) -> Result<LockedOutput, OpenError> {
+/// existing one (created if missing) with its content. `holder` says who holds a file that is
+/// locked (e.g. [`crate::results::meta::holder`], from the run's sidecar).
+pub fn open(
+    path: &Path,
+    resume: bool,
+    holder: impl Fn(&Path) -> String,
+) -> Result<LockedOutput, OpenError> {
     let io_err = |error| OpenError::Io {
         path: path.to_path_buf(),
         error,
@@ -144,23 +129,27 @@ pub fn open(path: &Path, resume: bool) -> Result<LockedOutput, OpenError> {
 mod tests {
     use super::*;
 
+    fn no_holder(_: &Path) -> String {
+        "nobody".into()
+    }
+
     #[test]
     fn a_second_open_is_refused_while_the_first_holds_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
-        let first = open(&path, false).unwrap();
+        let first = open(&path, false, no_holder).unwrap();
         assert!(first.existing.is_empty());
         for resume in [false, true] {
-            let e = open(&path, resume).unwrap_err();
+            let e = open(&path, resume, no_holder).unwrap_err();
             assert!(matches!(e, OpenError::InUse { .. }), "{e}");
             assert!(e.to_string().contains("in use"), "{e}");
         }
         drop(first);
         assert!(matches!(
-            open(&path, false).unwrap_err(),
+            open(&path, false, no_holder).unwrap_err(),
             OpenError::Exists { .. }
         ));
         std::fs::write(&path, "x\n").unwrap();
-        assert_eq!(open(&path, true).unwrap().existing, b"x\n");
+        assert_eq!(open(&path, true, no_holder).unwrap().existing, b"x\n");
     }
 }

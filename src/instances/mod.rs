@@ -17,6 +17,7 @@
 //! boards); [`InstanceSet::unsolvable`] and [`InstanceSet::check_solvable`] do that.
 
 mod json;
+mod source;
 mod tsv;
 mod write;
 
@@ -27,6 +28,7 @@ use thiserror::Error;
 
 use crate::board::{Board, BoardError, Goal};
 
+pub use source::{InstanceSource, SourceError, load_instances};
 pub use write::{FORMAT_LINE, FileHeader, Generator, InstanceWriter};
 
 /// Checks that `rows` x `cols` is a board the model holds.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::SCHEMA_VERSION;
-use crate::infra::provenance::{Host, Program};
+use crate::infra::provenance::{Host, Program, sidecar_path};
 use crate::search::Limits;
 
 /// One instance file.
@@ -114,6 +114,24 @@ pub struct Meta {
     pub end_time: Option<String>,
     /// Every session on this output, oldest first.
     pub sessions: Vec<Session>,
+}
+
+/// Who holds the results file `path` locked, from the last session of its sidecar (for
+/// [`crate::infra::output::open`]).
+pub fn holder(path: &Path) -> String {
+    let session = Meta::read(&sidecar_path(path))
+        .ok()
+        .and_then(|m| m.sessions.last().cloned());
+    match session {
+        Some(s) if s.pid.is_some() => format!(
+            "pid {}{}, started {}: {}",
+            s.pid.unwrap_or_default(),
+            s.hostname.map_or(String::new(), |h| format!(" on {h}")),
+            s.start_time,
+            s.command_line.join(" ")
+        ),
+        _ => "a process that has not written its metadata yet".into(),
+    }
 }
 
 impl Meta {

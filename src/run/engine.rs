@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::plan::{self, InstanceSource, Job, Shard};
+use super::plan::{self, Job, Shard};
 use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::summary;
 use crate::board::Goal;
@@ -21,6 +21,7 @@ use crate::infra::output::{self, WriteError};
 use crate::infra::provenance as meta;
 use crate::infra::units::format_bytes;
 use crate::infra::{limits, signals};
+use crate::instances::InstanceSource;
 use crate::results::meta::{InstanceFileMeta, Meta, Session, SolverMeta};
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::{Algorithm, Limits};
@@ -265,7 +266,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     } else {
         options.instances.clone()
     };
-    let sources = plan::load_instances(&paths, options.goal, options.skip_invalid)?;
+    let sources = crate::instances::load_instances(&paths, options.goal, options.skip_invalid)?;
     for s in &sources {
         if !s.skipped.is_empty() {
             eprintln!(
@@ -327,7 +328,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("--out: cannot create {}", parent.display()))?;
         }
-        let locked = output::open(&out, options.resume)?;
+        let locked = output::open(&out, options.resume, crate::results::meta::holder)?;
         (Sink::File(out), Some(locked))
     };
     let out_name = match &sink {

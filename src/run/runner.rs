@@ -26,8 +26,9 @@ use crate::heuristic::HeuristicKind;
 use crate::infra::units::{format_bytes, millis as ms};
 use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
 
-use super::plan::{InstanceSource, Job, Pair};
+use super::plan::{Job, Pair};
 use crate::infra::alloc;
+use crate::instances::InstanceSource;
 use crate::results::{MeasuredBy, Outcome, Row};
 
 /// Stops a run: raised by Ctrl-C, it raises the cancel flag of every running job and keeps
