@@ -3,6 +3,7 @@
 
 mod any_size;
 mod approx;
+mod architecture;
 mod bfs_layers;
 mod census;
 mod cli_pdb;
