@@ -1,7 +1,6 @@
 //! `bench gen`: seeded sets of random solvable instances, in the project's instance format.
 
-use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -9,8 +8,7 @@ use clap::Args;
 
 use super::flags::BoardSize;
 use crate::board::Goal;
-use crate::generate::{GenKind, GenSpec};
-use crate::instances::{FileHeader, Generator, InstanceWriter, Layout, read_detailed};
+use crate::generate::{GenKind, GenSpec, Written};
 
 /// Arguments of `bench gen`.
 #[derive(Debug, Args)]
@@ -93,91 +91,41 @@ fn generate(args: &GenArgs) -> anyhow::Result<i32> {
             spec.seed, spec.seed
         );
     }
-    let default_out = Path::new("instances").join(spec.file_name(args.count));
-    let out = args.out.clone().unwrap_or(default_out);
     set_threads(args.threads)?;
-    write_output(&out, |w| {
-        spec.write(w, args.count)?;
-        Ok(())
-    })?;
-    if out != Path::new("-") {
-        eprintln!(
-            "wrote {} ({rows} x {cols}, {goal}, {}) to {}",
-            plural(args.count),
-            match kind {
-                GenKind::RandomWalk { moves } => format!("random walks of {moves} moves"),
-                GenKind::Uniform => "uniform over solvable boards".to_string(),
-            },
-            out.display()
-        );
-    }
+    let written = crate::generate::generate(&spec, args.count, args.out.as_deref())?;
+    report(&written, None);
     Ok(0)
 }
 
 fn convert(args: &GenArgs, file: &Path) -> anyhow::Result<i32> {
-    let (set, layout, extras) = read_detailed(file, args.goal)?;
-    let optimal_column = extras.optimal.iter().any(Option::is_some);
-    let header = FileHeader {
-        rows: set.rows,
-        cols: set.cols,
-        goal: set.goal,
-        generator: Generator::Converted {
-            from: format!(
-                "{} ({layout}{})",
-                file.file_name()
-                    .unwrap_or(file.as_os_str())
-                    .to_string_lossy(),
-                if layout == Layout::KorfTsv && args.goal.is_none() {
-                    ", goal blank-first by that layout's convention"
-                } else {
-                    ""
-                }
-            ),
-            source: args.source.clone(),
-        },
-        seed: None,
-        count: set.instances.len(),
-        optimal_column,
-        reproduce: Some(format!(
-            "bench gen --convert {}{}{}",
-            file.display(),
-            args.goal
-                .map(|g| format!(" --goal {g}"))
-                .unwrap_or_default(),
-            args.source
-                .as_ref()
-                .map(|s| format!(" --source \"{s}\""))
-                .unwrap_or_default()
-        )),
-    };
-    let stem = file
-        .file_stem()
-        .unwrap_or(file.as_os_str())
-        .to_string_lossy();
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("instances").join(format!("{stem}.txt")));
-    write_output(&out, |w| {
-        let mut iw = InstanceWriter::new(w, header)?;
-        for (inst, opt) in set.instances.iter().zip(&extras.optimal) {
-            iw.write(&inst.id, inst.scramble_moves, *opt, &inst.board)?;
-        }
-        iw.finish()?;
-        Ok(())
-    })?;
-    if out != Path::new("-") {
-        eprintln!(
-            "wrote {} ({} x {}, {}) from {} ({layout}) to {}",
-            plural(set.instances.len()),
-            set.rows,
-            set.cols,
-            set.goal,
-            file.display(),
-            out.display()
-        );
-    }
+    let written =
+        crate::generate::convert(file, args.goal, args.source.as_deref(), args.out.as_deref())?;
+    report(&written, Some(file));
     Ok(0)
+}
+
+/// What was written, on stderr (nothing when the instances went to stdout).
+fn report(w: &Written, converted: Option<&Path>) {
+    if w.out == Path::new("-") {
+        return;
+    }
+    eprintln!(
+        "wrote {} ({} x {}, {}{}) {} {}",
+        plural(w.count),
+        w.rows,
+        w.cols,
+        w.goal,
+        if converted.is_some() {
+            String::new()
+        } else {
+            format!(", {}", w.made_by)
+        },
+        match converted {
+            Some(_) => format!("from {} to", w.made_by),
+            None => "to".to_string(),
+        },
+        w.out.display()
+    );
 }
 
 /// Sizes rayon's global pool (this process makes one instance set).
@@ -189,69 +137,6 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
             .context("cannot start the worker threads")?;
     }
     Ok(())
-}
-
-/// Writes through a buffered writer to stdout (`-`) or to `out`. A regular file is written via
-/// a temporary file in the same directory that is renamed into place at the end, so an
-/// interrupted run leaves no half-written instance file.
-fn write_output(
-    out: &Path,
-    body: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    if out == Path::new("-") {
-        let stdout = io::stdout();
-        let mut w = BufWriter::with_capacity(1 << 16, stdout.lock());
-        body(&mut w)?;
-        w.flush().context("cannot write to stdout")?;
-        return Ok(());
-    }
-    // Only a regular file (or a new one) is replaced by renaming; anything else (a device such
-    // as /dev/null, a pipe, a symbolic link) is written in place.
-    match fs::symlink_metadata(out) {
-        Ok(m) if m.is_dir() => bail!("--out {}: is a directory", out.display()),
-        Ok(m) if !m.is_file() => {
-            let f = fs::OpenOptions::new()
-                .write(true)
-                .truncate(true)
-                .open(out)
-                .with_context(|| format!("cannot open {}", out.display()))?;
-            let mut w = BufWriter::with_capacity(1 << 16, f);
-            body(&mut w).with_context(|| format!("cannot write {}", out.display()))?;
-            w.flush()
-                .with_context(|| format!("cannot write {}", out.display()))?;
-            return Ok(());
-        }
-        _ => {}
-    }
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    let name = out
-        .file_name()
-        .with_context(|| format!("--out {}: not a file name", out.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> anyhow::Result<()> {
-        let f =
-            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        let mut w = BufWriter::with_capacity(1 << 16, f);
-        body(&mut w).with_context(|| format!("cannot write {}", out.display()))?;
-        w.flush()
-            .with_context(|| format!("cannot write {}", out.display()))?;
-        fs::rename(&tmp, out)
-            .with_context(|| format!("cannot move {} to {}", tmp.display(), out.display()))?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
 }
 
 fn plural(n: usize) -> String {

@@ -1,125 +1,21 @@
-//! `bench gen`'s engine: seeded generators of random boards, portable and independent of the
-//! thread count, and the instance files made of them (written in [`crate::instances`]' format).
-//!
-//! # The random stream
-//!
-//! Instance `k` (ids `1, 2, ...`) of a set generated with seed `S` draws from the ChaCha8
-//! stream cipher of `rand_chacha` ([`instance_rng`]): the 256-bit key is `S` as 8
-//! little-endian bytes followed by 24 zero bytes, the 64-bit stream (nonce) is `k`, and the
-//! block counter starts at 0. Random integers below `n` are taken from `next_u64` by
-//! Lemire's multiply-and-reject method ([`below`]), implemented here so that the output does
-//! not depend on `rand`'s sampling code, which may change between versions. ChaCha is
-//! specified bit for bit, so a file is byte-identical on every machine; and because instance
-//! `k` depends only on `(S, k)`, boards can be made in parallel in any order, and
-//! `--count 10` gives the first ten instances of `--count 1000`.
+//! `bench gen`'s engine: seeded sets of random solvable boards ([`GenSpec`], drawn by the
+//! portable generators of [`random`]) and conversions of other instance files ([`convert`]),
+//! written in the project's instance format ([`crate::instances`]) by
+//! [`crate::infra::output::write_replacing`] (a file appears whole or not at all).
+
+pub mod random;
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::board::{Board, BoardError, Goal, Move};
-use crate::instances::{FileHeader, Generator, InstanceWriter, check_size};
-
-/// The random stream of instance `stream` of a set generated with `seed` (see the module
-/// documentation for the exact definition).
-pub fn instance_rng(seed: u64, stream: u64) -> ChaCha8Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut rng = ChaCha8Rng::from_seed(key);
-    rng.set_stream(stream);
-    rng
-}
-
-/// A uniformly random integer in `0..n`, by Lemire's method ("Fast random integer generation
-/// in an interval", ACM TOMACS 2019): take the high 64 bits of `x * n` for a random 64-bit
-/// `x`, rejecting the few `x` whose low bits fall below `2^64 mod n`, which makes it exactly
-/// uniform.
-///
-/// # Panics
-/// If `n == 0`.
-#[inline]
-pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
-    assert!(n > 0, "below(0)");
-    let mut m = u128::from(rng.next_u64()) * u128::from(n);
-    if (m as u64) < n {
-        let threshold = n.wrapping_neg() % n;
-        while (m as u64) < threshold {
-            m = u128::from(rng.next_u64()) * u128::from(n);
-        }
-    }
-    (m >> 64) as u64
-}
-
-/// Walks the blank `moves` random steps from `start`, never undoing the previous step: at
-/// each step the legal moves other than the inverse of the last one are listed in Korf's
-/// order (up, left, right, down) and one is chosen uniformly with [`below`]. Every cell of a
-/// board of at least 2 x 2 has two or more neighbours, so a step always exists and the walk
-/// has exactly `moves` moves. Each move changes the Manhattan distance by exactly one, so the
-/// result is at most `moves` from `start`, with the same parity; it may be closer.
-pub fn random_walk<R: Rng + ?Sized>(mut start: Board, moves: u32, rng: &mut R) -> Board {
-    let (rows, cols) = (start.rows(), start.cols());
-    let mut prev: Option<Move> = None;
-    for _ in 0..moves {
-        let mut options = [Move::Up; 4];
-        let mut k = 0;
-        for m in Move::KORF_ORDER {
-            if Some(m.inverse()) != prev && m.target(start.blank(), rows, cols).is_some() {
-                options[k] = m;
-                k += 1;
-            }
-        }
-        let m = options[below(rng, k as u64) as usize];
-        let moved = start.apply(m);
-        debug_assert!(moved);
-        prev = Some(m);
-    }
-    start
-}
-
-/// A board drawn uniformly from all solvable `rows` x `cols` positions for `goal`.
-///
-/// The tiles `0..rows*cols` (blank included) are shuffled by Fisher-Yates (for `i` from the
-/// last cell down to 1, swap cell `i` with a uniform cell in `0..=i`), which makes every one
-/// of the `N!` permutations equally likely. If the result is unsolvable, the tiles in the
-/// first two cells (row-major) that do not hold the blank are swapped.
-///
-/// Why this is uniform over the solvable positions: let `f` swap those two cells. The two
-/// cells depend only on where the blank is, which `f` does not change, so `f(f(p)) = p`: `f`
-/// is a bijection of the positions onto themselves. Swapping two tiles without moving the
-/// blank flips the permutation's parity but not the blank's distance to its goal cell, so it
-/// flips solvability ([`Board::is_solvable`]): `f` maps the unsolvable positions one-to-one
-/// onto the solvable ones. A solvable `s` is therefore output exactly when the shuffle gives
-/// `s` or `f(s)`, with probability `2 / N!`, the same for every solvable `s`.
-pub fn uniform_solvable<R: Rng + ?Sized>(
-    rows: usize,
-    cols: usize,
-    goal: Goal,
-    rng: &mut R,
-) -> Result<Board, BoardError> {
-    check_size(rows, cols)?;
-    let n = rows * cols;
-    let mut tiles: Vec<u32> = (0..n as u32).collect();
-    for i in (1..n).rev() {
-        let j = below(rng, i as u64 + 1) as usize;
-        tiles.swap(i, j);
-    }
-    let board = Board::new(rows, cols, tiles)?;
-    if board.is_solvable(goal) {
-        return Ok(board);
-    }
-    let mut tiles = board.tiles().to_vec();
-    let mut non_blank = (0..n).filter(|&c| tiles[c] != 0);
-    let (a, b) = (
-        non_blank.next().expect("at least 3 tiles"),
-        non_blank.next().expect("at least 3 tiles"),
-    );
-    tiles.swap(a, b);
-    let board = Board::new(rows, cols, tiles)?;
-    debug_assert!(board.is_solvable(goal));
-    Ok(board)
-}
+use crate::board::{Board, BoardError, Goal};
+use crate::infra::output::write_replacing;
+use crate::instances::{
+    FileHeader, Generator, INSTANCES_DIR, InstanceWriter, Layout, check_size, read_detailed,
+};
+pub use random::{below, instance_rng, random_walk, uniform_solvable};
 
 /// Which generator `bench gen` uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,6 +156,126 @@ impl GenSpec {
             id = end;
         }
         w.finish()
+    }
+}
+
+/// What `bench gen` wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The file (`-` for stdout).
+    pub out: PathBuf,
+    /// Instances written.
+    pub count: usize,
+    /// Rows of the boards.
+    pub rows: usize,
+    /// Columns of the boards.
+    pub cols: usize,
+    /// Their goal.
+    pub goal: Goal,
+    /// How the boards were made: `random walks of 20 moves`, `uniform over solvable boards`, or
+    /// the layout they were converted from.
+    pub made_by: String,
+}
+
+/// Writes `count` instances of `spec` to `out` (default: [`GenSpec::file_name`] under
+/// [`INSTANCES_DIR`]), making the boards on the current rayon pool.
+pub fn generate(spec: &GenSpec, count: usize, out: Option<&Path>) -> anyhow::Result<Written> {
+    anyhow::ensure!(count >= 1, "--count must be at least 1");
+    let out = out.map_or_else(
+        || Path::new(INSTANCES_DIR).join(spec.file_name(count)),
+        Path::to_path_buf,
+    );
+    write_replacing(&out, |w| {
+        spec.write(w, count)?;
+        Ok(())
+    })?;
+    Ok(Written {
+        out,
+        count,
+        rows: spec.rows,
+        cols: spec.cols,
+        goal: spec.goal,
+        made_by: match spec.kind {
+            GenKind::RandomWalk { moves } => format!("random walks of {moves} moves"),
+            GenKind::Uniform => "uniform over solvable boards".to_string(),
+        },
+    })
+}
+
+/// Rewrites the instance file `file` (Korf's tsv, JSON matrices or our format) in the project's
+/// format, keeping its `optimal` column; `goal` overrides the file's, `source` is a citation
+/// recorded in the header. `out` defaults to the file's stem under [`INSTANCES_DIR`].
+pub fn convert(
+    file: &Path,
+    goal: Option<Goal>,
+    source: Option<&str>,
+    out: Option<&Path>,
+) -> anyhow::Result<Written> {
+    let (set, layout, extras) = read_detailed(file, goal)?;
+    let header = converted_header(file, layout, goal, source, &set, &extras);
+    let out = out.map_or_else(
+        || {
+            let stem = file.file_stem().unwrap_or(file.as_os_str());
+            Path::new(INSTANCES_DIR).join(format!("{}.txt", stem.to_string_lossy()))
+        },
+        Path::to_path_buf,
+    );
+    write_replacing(&out, |w| {
+        let mut iw = InstanceWriter::new(w, header)?;
+        for (inst, opt) in set.instances.iter().zip(&extras.optimal) {
+            iw.write(&inst.id, inst.scramble_moves, *opt, &inst.board)?;
+        }
+        iw.finish()?;
+        Ok(())
+    })?;
+    Ok(Written {
+        out,
+        count: set.instances.len(),
+        rows: set.rows,
+        cols: set.cols,
+        goal: set.goal,
+        made_by: format!("{} ({layout})", file.display()),
+    })
+}
+
+/// The header of a converted file: where it came from and the command that redoes it.
+fn converted_header(
+    file: &Path,
+    layout: Layout,
+    goal: Option<Goal>,
+    source: Option<&str>,
+    set: &crate::instances::InstanceSet,
+    extras: &crate::instances::Extras,
+) -> FileHeader {
+    FileHeader {
+        rows: set.rows,
+        cols: set.cols,
+        goal: set.goal,
+        generator: Generator::Converted {
+            from: format!(
+                "{} ({layout}{})",
+                file.file_name()
+                    .unwrap_or(file.as_os_str())
+                    .to_string_lossy(),
+                if layout == Layout::KorfTsv && goal.is_none() {
+                    ", goal blank-first by that layout's convention"
+                } else {
+                    ""
+                }
+            ),
+            source: source.map(str::to_string),
+        },
+        seed: None,
+        count: set.instances.len(),
+        optimal_column: extras.optimal.iter().any(Option::is_some),
+        reproduce: Some(format!(
+            "bench gen --convert {}{}{}",
+            file.display(),
+            goal.map(|g| format!(" --goal {g}")).unwrap_or_default(),
+            source
+                .map(|s| format!(" --source \"{s}\""))
+                .unwrap_or_default()
+        )),
     }
 }
 

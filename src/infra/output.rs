@@ -3,11 +3,12 @@
 //! interleaving rows. The lock is `flock(2)` on the CSV itself, so it goes away with the process
 //! however it ends and leaves no lock file behind.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
+use anyhow::{Context, bail};
 use thiserror::Error;
 
 /// The exit status of a run (or `bench solve`) that could not write its output: `EX_IOERR`
@@ -123,6 +124,69 @@ pub fn open(
     let mut existing = Vec::new();
     (&file).read_to_end(&mut existing).map_err(io_err)?;
     Ok(LockedOutput { file, existing })
+}
+
+/// Writes `body` through a buffered writer to stdout (`-`) or to `out`. A regular file is written via
+/// a temporary file in the same directory that is renamed into place at the end, so an
+/// interrupted run leaves no half-written instance file.
+pub fn write_replacing(
+    out: &Path,
+    body: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    if out == Path::new("-") {
+        let stdout = io::stdout();
+        let mut w = BufWriter::with_capacity(1 << 16, stdout.lock());
+        body(&mut w)?;
+        w.flush().context("cannot write to stdout")?;
+        return Ok(());
+    }
+    // Only a regular file (or a new one) is replaced by renaming; anything else (a device such
+    // as /dev/null, a pipe, a symbolic link) is written in place.
+    match fs::symlink_metadata(out) {
+        Ok(m) if m.is_dir() => bail!("--out {}: is a directory", out.display()),
+        Ok(m) if !m.is_file() => {
+            let f = fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(out)
+                .with_context(|| format!("cannot open {}", out.display()))?;
+            let mut w = BufWriter::with_capacity(1 << 16, f);
+            body(&mut w).with_context(|| format!("cannot write {}", out.display()))?;
+            w.flush()
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            return Ok(());
+        }
+        _ => {}
+    }
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    let name = out
+        .file_name()
+        .with_context(|| format!("--out {}: not a file name", out.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> anyhow::Result<()> {
+        let f =
+            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut w = BufWriter::with_capacity(1 << 16, f);
+        body(&mut w).with_context(|| format!("cannot write {}", out.display()))?;
+        w.flush()
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        fs::rename(&tmp, out)
+            .with_context(|| format!("cannot move {} to {}", tmp.display(), out.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
 }
 
 #[cfg(test)]

@@ -39,6 +39,9 @@ pub fn check_size(rows: usize, cols: usize) -> Result<(), BoardError> {
     }
 }
 
+/// The directory `bench gen` writes to by default and `bench run` takes its default from.
+pub const INSTANCES_DIR: &str = "instances";
+
 /// One board of an instance file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instance {

@@ -21,13 +21,11 @@ use crate::infra::output::{self, WriteError};
 use crate::infra::provenance as meta;
 use crate::infra::units::format_bytes;
 use crate::infra::{limits, signals};
-use crate::instances::InstanceSource;
+use crate::instances::{INSTANCES_DIR, InstanceSource};
 use crate::results::meta::{InstanceFileMeta, Meta, Session, SolverMeta};
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::{Algorithm, Limits};
 
-/// The directory `bench gen` writes to and `bench run` takes its default from.
-pub const INSTANCES_DIR: &str = "instances";
 /// Where results go by default.
 pub const RESULTS_DIR: &str = "results";
 
