@@ -1,7 +1,7 @@
 //! `bench report`: results CSVs in, aggregate tables and SVG figures out.
 //!
 //! - [`load_files`]: the results files, read by the one results reader ([`crate::results`]).
-//! - [`aggregate`]: per (algorithm, heuristic[, group]) statistics, b*, baseline ratios.
+//! - [`aggregate`](mod@aggregate): per (algorithm, heuristic[, group]) statistics, b*, baseline ratios.
 //! - [`compare`]: per-instance comparison of two pairs (ratios, geometric mean, CI, wins);
 //!   [`compare_table`] prints it for `--compare A B`.
 //! - [`spread`]: time spread over repetitions (mean ± σ, median, min, max, noise warnings)

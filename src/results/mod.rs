@@ -1,12 +1,13 @@
 //! The results CSV of `bench run`, owned in one place: the typed [`Row`] with its [`Outcome`]
 //! (the one status type from the search to the file), the documented header and its version,
-//! one [`RowWriter`] and one reader ([`read`]) that `bench run --resume`, `bench merge` and
+//! one [`RowWriter`] and one reader ([`read()`]) that `bench run --resume`, `bench merge` and
 //! `bench report` all use.
 //!
 //! - [`row`]: the row, its outcome and its job key.
-//! - [`read`]: reading a file back: header (this version, 2 or 1), every cell's type,
+//! - [`read`](mod@read): reading a file back: header (this version, 2 or 1), every cell's type,
 //!   duplicate job keys, and at most one torn last line.
-//! - [`write`]: appending rows, one flushed line each.
+//! - [`write`](mod@write): appending rows, one flushed line each.
+//! - [`meta`]: the sidecar `<out>.meta.json`: what was run, by which build, where, when.
 
 pub mod meta;
 pub mod read;

@@ -1,5 +1,5 @@
 //! The end-of-run summary: the table `bench report` prints for the run's rows (the same
-//! aggregation, [`crate::report::aggregate`]); with `--repeat` the time spread per pair and its
+//! aggregation, [`crate::report::aggregate()`]); with `--repeat` the time spread per pair and its
 //! warnings, and with two pairs or more the per-instance time comparisons
 //! ([`crate::report::spread`]); then the run's own wall time and, labelled apart, the summed
 //! wall time of its jobs (with several threads, or rows of earlier sessions, the jobs' times
