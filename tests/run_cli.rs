@@ -1054,3 +1054,52 @@ fn a_pattern_database_with_tile_groups_is_one_heuristic_of_the_list() {
     }
     assert!(moves.values().all(|m| m.len() == 1), "{moves:?}");
 }
+
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+#[test]
+fn run_and_census_refuse_an_out_that_is_not_a_regular_file_and_leave_it_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "w.tsv", 3, 10, 1, 1);
+    let fifo = d.join("fifo");
+    mkfifo(&fifo);
+    std::fs::create_dir(d.join("sub")).unwrap();
+    for (out, kind) in [("fifo", "a FIFO"), ("sub", "a directory")] {
+        for resume in [false, true] {
+            let mut args = vec!["--quiet", "--instances", "w.tsv", "--out", out];
+            if resume {
+                args.push("--resume");
+            }
+            // A FIFO without a reader would block an open: the timeout catches a hang.
+            bench()
+                .current_dir(d)
+                .arg("run")
+                .args(&args)
+                .timeout(Duration::from_secs(120))
+                .assert()
+                .failure()
+                .code(1)
+                .stderr(predicate::str::contains(format!("--out {out}")))
+                .stderr(predicate::str::contains(kind));
+        }
+        bench()
+            .current_dir(d)
+            .args(["census", "--size", "2x2", "--quiet", "--out", out])
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .failure()
+            .code(1)
+            .stderr(predicate::str::contains(format!("--out {out}")))
+            .stderr(predicate::str::contains(kind));
+    }
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(std::fs::metadata(d.join("sub")).unwrap().is_dir());
+    assert!(!d.join("fifo.partial").exists() && !d.join("fifo.meta.json").exists());
+}

@@ -6,6 +6,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -49,6 +50,9 @@ pub enum OpenError {
         /// The file.
         path: PathBuf,
     },
+    /// The path exists and is not a regular file ([`refuse_non_regular`]'s message).
+    #[error("{0}")]
+    NotRegular(io::Error),
     /// Opening or reading failed.
     #[error("--out {}: {error}", path.display())]
     Io {
@@ -57,6 +61,45 @@ pub enum OpenError {
         /// What the operating system said.
         error: io::Error,
     },
+}
+
+/// Refuses an output path that exists and is not a regular file (a directory, a device, a
+/// FIFO, a socket; a symbolic link is judged by what it points to): writing a results file
+/// there would block (a FIFO), replace it (a device turned into a file by a rename), or fail
+/// late. Called before any work, so nothing is computed for an output that cannot take it.
+/// The message names `flag` and the path.
+pub fn refuse_non_regular(path: &Path, flag: &str) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{flag} {}: exists and is {}, not a regular file; it is left as it is: choose \
+                 another {flag} (a new or a regular file)",
+                path.display(),
+                file_kind(&m)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// What kind of file `m` describes, for messages.
+fn file_kind(m: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// The locked results file: the open file and, when resuming, what it held.
@@ -98,14 +141,24 @@ pub fn open(
         path: path.to_path_buf(),
         holder: holder(path),
     };
+    refuse_non_regular(path, "--out").map_err(OpenError::NotRegular)?;
     let mut options = OpenOptions::new();
-    options.read(true).write(true);
+    // Non-blocking open: a FIFO put in place after the check above must not hang us; a
+    // regular file ignores the flag.
+    options
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK);
     let file = if resume {
         options.create(true).open(path)
     } else {
         match options.create_new(true).open(path) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                let file = File::open(path).map_err(io_err)?;
+                let file = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NONBLOCK)
+                    .open(path)
+                    .map_err(io_err)?;
                 return Err(if try_lock(&file).map_err(io_err)? {
                     OpenError::Exists {
                         path: path.to_path_buf(),
@@ -118,6 +171,9 @@ pub fn open(
         }
     }
     .map_err(io_err)?;
+    if !file.metadata().map_err(io_err)?.is_file() {
+        refuse_non_regular(path, "--out").map_err(OpenError::NotRegular)?;
+    }
     if !try_lock(&file).map_err(io_err)? {
         return Err(in_use());
     }
@@ -192,6 +248,7 @@ pub fn write_replacing(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     fn no_holder(_: &Path) -> String {
         "nobody".into()
@@ -215,5 +272,32 @@ mod tests {
         ));
         std::fs::write(&path, "x\n").unwrap();
         assert_eq!(open(&path, true, no_holder).unwrap().existing, b"x\n");
+    }
+
+    #[test]
+    fn an_output_that_is_not_a_regular_file_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        for (path, kind) in [
+            (fifo.as_path(), "a FIFO"),
+            (sub.as_path(), "a directory"),
+            (Path::new("/dev/null"), "a character device"),
+        ] {
+            for resume in [false, true] {
+                // Refused at once (a FIFO without a reader would block an open or a read).
+                let e = open(path, resume, no_holder).unwrap_err();
+                let msg = e.to_string();
+                assert!(matches!(e, OpenError::NotRegular(_)), "{msg}");
+                assert!(msg.contains(&format!("--out {}", path.display())), "{msg}");
+                assert!(msg.contains(kind), "{msg}");
+            }
+        }
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(refuse_non_regular(&dir.path().join("new.csv"), "--out").is_ok());
     }
 }
