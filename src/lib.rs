@@ -28,11 +28,13 @@ pub mod infra;
 pub mod input;
 pub mod instances;
 pub mod merge;
+pub mod pdb;
 pub mod predict;
 pub mod report;
 pub mod results;
 pub mod run;
 pub mod search;
+pub mod solve;
 
 pub use board::{Board, BoardError, Goal, Move};
 pub use heuristic::HeuristicKind;
