@@ -1,11 +1,9 @@
 //! `bench pdb build|info|verify`: the pattern-database cache from the command line.
 
-use std::path::PathBuf;
-
+use anyhow::bail;
 use clap::{Args, Subcommand};
 
-use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
-use crate::board::Goal;
+use super::flags::{BoardSize, GoalFlag, Heuristics, Instances};
 use crate::pdb::{self, Request};
 
 /// The `bench pdb` subcommands.
@@ -23,6 +21,11 @@ pub enum PdbCommand {
 
 /// What every `bench pdb` subcommand takes.
 #[derive(Debug, Args)]
+#[command(group(
+    clap::ArgGroup::new("board_source")
+        .args(["instances", "size", "n", "rows"])
+        .multiple(false)
+))]
 pub struct PdbArgs {
     /// The heuristic: pdb, pdb:full, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6 or tile groups
     /// like pdb:1,2,3/4,5,6.
@@ -31,25 +34,17 @@ pub struct PdbArgs {
     /// The board size [default: 4x4].
     #[command(flatten)]
     pub size: BoardSize,
-    /// Goal layout: blank-last or blank-first (Korf's instances use blank-first) [default:
-    /// blank-last; with --instances, each file's own, as in `bench run`].
-    #[arg(long)]
-    pub goal: Option<Goal>,
+    #[command(flatten)]
+    pub goal: GoalFlag,
     /// The databases a `bench run` of these instance files will load: board sizes and goals
     /// from the files (instead of --size), heuristics from --heuristics. Prepares a cluster
     /// run's cache once, before its shards start.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["size", "n", "rows"])]
-    pub instances: Vec<PathBuf>,
+    #[command(flatten)]
+    pub instances: Instances,
     /// With --instances: the run's heuristics, comma-separated as in `bench run`; the pattern
     /// databases among them are used [default: SPEC].
-    #[arg(
-        long,
-        value_name = "LIST",
-        requires = "instances",
-        value_parser = parse_heuristic_list,
-        action = clap::ArgAction::Append
-    )]
-    pub heuristics: Vec<HeuristicList>,
+    #[command(flatten)]
+    pub heuristics: Heuristics,
     /// build: rebuild even if a valid file is cached. verify: also compare with a fresh build.
     /// Old spelling: --force.
     #[arg(long, alias = "force")]
@@ -59,12 +54,18 @@ pub struct PdbArgs {
 impl PdbArgs {
     /// The engine's request.
     fn request(&self) -> anyhow::Result<Request> {
+        let instances = self.instances.instances.clone();
+        let size = self.size.get()?;
+        let heuristics = self.heuristics.given().unwrap_or_default();
+        if instances.is_empty() && !heuristics.is_empty() {
+            bail!("--heuristics names a run's heuristics: it needs --instances FILE");
+        }
         Ok(Request {
             spec: self.spec.clone(),
-            size: self.size.get()?,
-            goal: self.goal,
-            instances: self.instances.clone(),
-            heuristics: self.heuristics.iter().flat_map(|l| l.0.clone()).collect(),
+            size,
+            goal: self.goal.goal,
+            instances,
+            heuristics,
             rebuild: self.rebuild,
         })
     }

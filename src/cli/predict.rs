@@ -5,8 +5,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
-use crate::board::Goal;
+use anyhow::bail;
+
+use super::flags::{
+    BoardSize, Closed, GoalFlag, Heuristics, Instances, Out, Quiet, Seed, from_str,
+};
+use crate::heuristic::HeuristicKind;
 use crate::predict::options::{Options, parse_bounds, parse_pruning};
 use crate::predict::{Method, Pruning, output, predict};
 
@@ -16,40 +20,33 @@ pub struct PredictArgs {
     /// The board size [default: the instance file's].
     #[command(flatten)]
     pub size: BoardSize,
-    /// Goal layout: blank-last or blank-first [default: blank-last, or the instance file's].
-    #[arg(long)]
-    pub goal: Option<Goal>,
-    /// Heuristics, comma-separated, as in `bench run` (misplaced, manhattan, linear-conflict,
-    /// walking-distance, pdb, pdb:6-6-3, pdb:1,2,3/4,5,6:noreflect, ...); the first is the
-    /// reference of the relative table.
-    #[arg(
-        long,
-        default_value = "manhattan",
-        value_name = "LIST",
-        value_parser = parse_heuristic_list
-    )]
-    pub heuristics: HeuristicList,
+    #[command(flatten)]
+    pub goal: GoalFlag,
+    /// Heuristics, as in `bench run`; the first is the reference of the relative table.
+    #[command(flatten)]
+    pub heuristics: Heuristics,
     /// Methods, comma-separated: kre (random start states, and per instance), cdp and ss (per
     /// instance of --instances).
     #[arg(
         long,
         value_delimiter = ',',
         default_value = "kre",
-        value_name = "LIST"
+        value_name = "LIST",
+        value_parser = Closed::new(&["kre", "cdp", "ss"], from_str::<Method>)
     )]
     pub method: Vec<Method>,
     /// Trees, comma-separated: plain (IDA*: the move back pruned) and fsm (idastar-fsm:
     /// duplicate-path automaton).
-    #[arg(long, value_delimiter = ',', default_value = "plain,fsm", value_name = "LIST", value_parser = parse_pruning)]
+    #[arg(long, value_delimiter = ',', default_value = "plain,fsm", value_name = "LIST", value_parser = Closed::new(&["plain", "fsm"], parse_pruning))]
     pub pruning: Vec<Pruning>,
     /// Cost bounds A..B for random start states (and instances without an optimal column)
     /// [default: the mean Manhattan distance to 1.6 times it].
     #[arg(long, value_name = "A..B", value_parser = parse_bounds)]
     pub bounds: Option<(u32, u32)>,
-    /// Instance file (any format `bench run` reads) for per-instance predictions; with an
-    /// `optimal` column, also the total through the last iteration.
-    #[arg(long, value_name = "FILE")]
-    pub instances: Option<PathBuf>,
+    /// One instance file for per-instance predictions; with an `optimal` column, also the
+    /// total through the last iteration.
+    #[command(flatten)]
+    pub instances: Instances,
     /// Only the first K instances of --instances.
     #[arg(long, value_name = "K")]
     pub first: Option<usize>,
@@ -63,9 +60,9 @@ pub struct PredictArgs {
     /// CDP: levels of the real tree walked before the conditional distributions take over.
     #[arg(long, default_value_t = 6, value_name = "N")]
     pub cdp_exact_depth: u32,
-    /// Seed of every random choice.
-    #[arg(long, default_value_t = 1, value_name = "S")]
-    pub seed: u64,
+    /// (Recorded in the CSV's seed column.)
+    #[command(flatten)]
+    pub seed: Seed,
     /// The share of its last iteration IDA* is taken to search before its first solution, in
     /// the total over all instances with an `optimal` column (the `set` row): 0.5 if the
     /// first solution is as likely anywhere in the last iteration's depth-first order.
@@ -76,9 +73,9 @@ pub struct PredictArgs {
     /// predictions (CSV column measured_generated; median ratios on stdout).
     #[arg(long, value_name = "NODES")]
     pub measure: Option<u64>,
-    /// Tidy CSV of every prediction (`-` for stdout, which then gets no table).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    /// Tidy CSV of every prediction (`-`: stdout, which then gets no table).
+    #[command(flatten)]
+    pub out: Out,
     /// Exact heuristic distributions from `bench census --heuristic LIST --heuristic-out FILE`
     /// (same board and goal; every heuristic of --heuristics in it): they replace the sampled
     /// ones (KRE, and the start of CDP).
@@ -91,24 +88,31 @@ pub struct PredictArgs {
     /// Directory for the SVG figure of predicted nodes against the bound.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: Quiet,
 }
 
 impl PredictArgs {
     /// The engine's options.
     fn options(&self) -> anyhow::Result<Options> {
+        let instances = match self.instances.instances.as_slice() {
+            [] => None,
+            [one] => Some(one.clone()),
+            _ => bail!("--instances: bench predict takes one instance file"),
+        };
         Ok(Options {
             size: self.size.get()?,
-            goal: self.goal,
-            heuristics: self.heuristics.0.clone(),
+            goal: self.goal.goal,
+            heuristics: self.heuristics.or(HeuristicKind::Manhattan),
             methods: self.method.clone(),
             prunings: self.pruning.clone(),
             bounds: self.bounds,
-            instances: self.instances.clone(),
+            instances,
             first: self.first,
             samples: self.samples,
             probes: self.probes,
             cdp_exact_depth: self.cdp_exact_depth,
-            seed: self.seed,
+            seed: self.seed.resolve(self.quiet.quiet),
             last_fraction: self.last_fraction,
             measure: self.measure,
             census_table: self.census_table.clone(),
@@ -119,12 +123,18 @@ impl PredictArgs {
 /// Runs `bench predict`.
 pub fn run(args: PredictArgs) -> anyhow::Result<i32> {
     let req = args.options()?.request()?;
-    let (predictions, summary) = predict(&req, |line| eprintln!("{line}"))?;
+    let quiet = args.quiet.quiet;
+    let (predictions, summary) = predict(&req, |line| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    })?;
     for note in &summary.notes {
         eprintln!("note: {note}");
     }
-    let to_stdout = args.out.as_deref() == Some(Path::new("-"));
-    if let Some(out) = &args.out {
+    let out = &args.out.out;
+    let to_stdout = out.as_deref() == Some(Path::new("-"));
+    if let Some(out) = out {
         output::write_csv(out, &req, &summary, &predictions)?;
     }
     if let Some(path) = &args.tree {

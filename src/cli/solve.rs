@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::flags::{DurationLimit, SizeLimit, parse_duration_limit, parse_size_limit};
-use crate::board::Goal;
+use super::flags::{GoalFlag, MaxMemory, Quiet, Timeout};
 use crate::heuristic::HeuristicKind;
 use crate::search::Algorithm;
 use crate::solve::{self, Output, Request};
@@ -26,10 +25,8 @@ pub enum Format {
 pub struct SolveArgs {
     /// The board: a JSON matrix or rows of numbers. Reads stdin when absent.
     pub file: Option<PathBuf>,
-    /// The goal layout: blank-last (1, 2, ..., then the blank) or blank-first (the blank, then
-    /// 1, 2, ...) [default: blank-last].
-    #[arg(long, value_name = "GOAL", value_parser = clap::value_parser!(Goal))]
-    pub goal: Option<Goal>,
+    #[command(flatten)]
+    pub goal: GoalFlag,
     /// Search algorithm [default: idastar up to 4 x 4; larger boards: idastar for 1 s, then approx].
     #[arg(long, value_name = "ALGO", value_parser = clap::value_parser!(Algorithm),
           long_help = solve::algorithm_help())]
@@ -44,38 +41,37 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Stop the search after this long: 60s, 500ms, 2m, a number of seconds, or none; exit
-    /// status 3.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration_limit, allow_negative_numbers = true)]
-    pub timeout: Option<DurationLimit>,
+    #[command(flatten)]
+    pub timeout: Timeout,
     /// Stop the search after this many generated nodes; exit status 3.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
-    /// Stop the search before its tables exceed this size: 64MiB, 2GiB, or none; exit status 3.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size_limit, conflicts_with = "max_memory_mb")]
-    pub max_memory: Option<SizeLimit>,
+    #[command(flatten)]
+    pub max_memory: MaxMemory,
     /// The old spelling of --max-memory, in MiB.
-    #[arg(long, value_name = "MIB", hide = true)]
+    #[arg(long, value_name = "MIB", hide = true, conflicts_with = "max_memory")]
     pub max_memory_mb: Option<u64>,
     /// Print every board even when the solution is very long (by default such output is
     /// refused in favour of --short or --format json). Old spelling: --force.
     #[arg(long, alias = "force")]
     pub long_output: bool,
+    #[command(flatten)]
+    pub quiet: Quiet,
 }
 
 impl SolveArgs {
     /// The engine's request.
     fn request(&self) -> Request {
-        let max_memory_bytes = match (self.max_memory, self.max_memory_mb) {
-            (Some(m), _) => m.0,
-            (None, mb) => mb.map(|mb| mb.saturating_mul(1 << 20)),
+        let max_memory_bytes = match self.max_memory_mb {
+            Some(mb) => Some(mb.saturating_mul(1 << 20)),
+            None => self.max_memory.resolve(1),
         };
         Request {
             file: self.file.clone(),
-            goal: self.goal,
+            goal: self.goal.goal,
             algorithm: self.algo,
             heuristic: self.heuristic.clone(),
-            timeout: self.timeout.and_then(|t| t.0),
+            timeout: self.timeout.timeout.and_then(|t| t.0),
             max_nodes: self.max_nodes,
             max_memory_bytes,
             output: match (self.format, self.short) {
@@ -85,6 +81,7 @@ impl SolveArgs {
                     long_output: self.long_output,
                 },
             },
+            quiet: self.quiet.quiet,
         }
     }
 }
@@ -105,7 +102,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::values::parse_duration_limit;
     use std::time::Duration;
 
     #[test]

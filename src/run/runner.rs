@@ -487,8 +487,10 @@ fn isolated_command(
     if let Some(n) = ctx.limits.max_nodes {
         cmd += &format!(" --max-nodes {n}");
     }
-    if let Some(b) = ctx.limits.max_memory_bytes {
-        cmd += &format!(" --max-memory {b}");
+    // Always explicit: without the flag the child would take the default limit.
+    match ctx.limits.max_memory_bytes {
+        Some(b) => cmd += &format!(" --max-memory {b}"),
+        None => cmd += " --max-memory none",
     }
     cmd
 }

@@ -95,6 +95,8 @@ pub struct Request {
     pub max_memory_bytes: Option<u64>,
     /// The output form.
     pub output: Output,
+    /// No notes on stderr (which algorithm answered, a fallback); errors still go there.
+    pub quiet: bool,
 }
 
 /// A solved board.
@@ -240,6 +242,12 @@ pub fn heuristic_help() -> String {
 /// Runs `bench solve`'s request. Notes for the user (which algorithm answered, a fallback)
 /// go to `note` as they happen.
 pub fn run(req: &Request, note: &mut dyn FnMut(&str)) -> Outcome {
+    let mut quiet_note = |s: &str| {
+        if !req.quiet {
+            note(s)
+        }
+    };
+    let note = &mut quiet_note;
     let bytes = match read_input(req) {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(rejection)) => return Outcome::Rejected(rejection),

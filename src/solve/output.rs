@@ -54,7 +54,9 @@ pub fn write(
             }
         }
         Outcome::Solved(solved) => {
-            let _ = writeln!(err, "{}", solved_line(solved));
+            if !req.quiet {
+                let _ = writeln!(err, "{}", solved_line(solved));
+            }
             match write_solution(solved, req.output, out) {
                 Ok(Some(refusal)) => {
                     let _ = writeln!(err, "error: {refusal}");
