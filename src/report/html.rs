@@ -26,15 +26,15 @@ use serde_json::Value;
 use thiserror::Error;
 
 use super::aggregate::{GroupBy, Summary, instance_lengths};
-use super::compare::InstanceKey;
+
 use super::plots::{self, PlotError};
 use super::table::{Format, render};
 use crate::board::{Board, Goal, moves_from_str};
 use crate::infra::output::WriteError;
 use crate::infra::provenance::{self as meta, Host, Program};
 use crate::instances::{InstanceSet, read_instance_file};
-use crate::results::meta::Meta;
-use crate::results::{Outcome, Row};
+use crate::results::meta::{Meta, SessionStatus};
+use crate::results::{InstanceKey, Outcome, Row};
 
 /// The largest board (in cells) the playback draws; solutions on larger boards (the
 /// polynomial-time solver's, up to millions of moves) stay out of the page.
@@ -126,7 +126,7 @@ struct SessionInfo {
     command_line: String,
     start_time: String,
     end_time: Option<String>,
-    status: String,
+    status: SessionStatus,
     rows_written: usize,
     threads: usize,
     hostname: Option<String>,
@@ -300,7 +300,7 @@ fn run_info(m: Meta) -> RunInfo {
                 sha256: f.sha256,
                 instances: f.instances,
                 size: format!("{}x{}", f.rows, f.cols),
-                goal: f.goal,
+                goal: f.goal.to_string(),
                 header: Vec::new(),
             })
             .collect(),
@@ -766,9 +766,7 @@ fn replay_solutions(
             unplayable.too_large += 1;
             continue;
         }
-        let Ok(goal) = r.goal.parse::<Goal>() else {
-            continue;
-        };
+        let goal = r.goal;
         let Ok(moves) = moves_from_str(sol) else {
             unplayable.bad(r);
             continue;

@@ -22,7 +22,7 @@ use crate::infra::provenance as meta;
 use crate::infra::units::format_bytes;
 use crate::infra::{limits, signals};
 use crate::instances::{INSTANCES_DIR, InstanceSource};
-use crate::results::meta::{InstanceFileMeta, Meta, Session, SolverMeta};
+use crate::results::meta::{InstanceFileMeta, Meta, Session, SessionStatus, SolverMeta};
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::{Algorithm, Limits};
 
@@ -117,12 +117,16 @@ impl Sidecar {
     }
 
     /// Ends the current session with `status`.
-    fn end_session(&self, status: &str, rows_written: Option<usize>) -> Result<(), WriteError> {
+    fn end_session(
+        &self,
+        status: SessionStatus,
+        rows_written: Option<usize>,
+    ) -> Result<(), WriteError> {
         self.update(|m| {
             let now = meta::now_rfc3339();
             if let Some(s) = m.sessions.last_mut() {
                 s.end_time = Some(now.clone());
-                s.status = status.into();
+                s.status = status;
                 if let Some(n) = rows_written {
                     s.rows_written = n;
                 }
@@ -574,7 +578,7 @@ fn new_meta(
                 instances: s.set.instances.len(),
                 rows: s.set.rows,
                 cols: s.set.cols,
-                goal: s.set.goal.to_string(),
+                goal: s.set.goal,
                 skipped_unsolvable: s.skipped.clone(),
             })
             .collect(),
@@ -595,7 +599,7 @@ fn new_session(command_line: Vec<String>, threads: usize, start_time: String) ->
         end_time: None,
         jobs_to_run: 0,
         rows_written: 0,
-        status: "running".into(),
+        status: SessionStatus::Running,
         pid: Some(std::process::id()),
         hostname: meta::Host::current().hostname,
     }
@@ -847,9 +851,9 @@ impl Prepared {
 
         let signal = signals::received().filter(|_| result.is_ok());
         let status = match (&result, signal) {
-            (Err(_), _) => "failed",
-            (Ok(()), Some(_)) => "interrupted",
-            (Ok(()), None) => "complete",
+            (Err(_), _) => SessionStatus::Failed,
+            (Ok(()), Some(_)) => SessionStatus::Interrupted,
+            (Ok(()), None) => SessionStatus::Complete,
         };
         let ended = sidecar.end_session(status, Some(new_rows.len()));
         if let Err(error) = result {
@@ -916,7 +920,7 @@ fn catch_signals(interrupt: &Arc<Interrupt>, sidecar: &Arc<Sidecar>) {
         move |_| first.interrupt(),
         move |sig| {
             // A second signal ends the process now: every finished row is flushed.
-            let _ = last_words.end_session("interrupted", None);
+            let _ = last_words.end_session(SessionStatus::Interrupted, None);
             eprintln!("{}: stopped at once", signals::name(sig));
         },
     );

@@ -175,7 +175,7 @@ fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
         instance_id: instance.id.clone(),
         rows: source.set.rows as u32,
         cols: source.set.cols as u32,
-        goal: source.set.goal.to_string(),
+        goal: source.set.goal,
         scramble_moves: instance.scramble_moves,
         algorithm: job.pair.algorithm_name(),
         heuristic: job.pair.heuristic_name(),
