@@ -20,7 +20,7 @@ fn hard() -> Board {
     Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap()
 }
 
-fn run(command: &str, board: &Board, limits: &ProcessLimits) -> external::Outcome {
+fn run(command: &str, board: &Board, limits: &ProcessLimits) -> external::Judged {
     external::run_solver(
         &solver(command),
         board,
