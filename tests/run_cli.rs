@@ -531,6 +531,53 @@ fn shards_partition_the_run_and_merge_joins_them() {
         .stderr(predicates::str::contains("again.csv:2").and(predicates::str::contains("s1.csv")));
     assert!(!d.join("dup.csv").exists());
 
+    // An interrupted shard: two rows fewer than planned, the sidecar saying so. Refused,
+    // naming it and the count; accepted with --allow-incomplete, loudly.
+    let text = std::fs::read_to_string(d.join("s1.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut: String = lines[..lines.len() - 2]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(d.join("cut.csv"), cut).unwrap();
+    let sidecar = std::fs::read_to_string(d.join("s1.csv.meta.json")).unwrap();
+    let planned = lines.len() - 1;
+    assert!(
+        sidecar.contains(&format!("\"jobs_planned\": {planned}")),
+        "{sidecar}"
+    );
+    let sidecar = sidecar.replace("\"status\": \"complete\"", "\"status\": \"interrupted\"");
+    std::fs::write(d.join("cut.csv.meta.json"), sidecar).unwrap();
+    let missing = format!("2 of {planned} planned jobs missing");
+    bench()
+        .current_dir(d)
+        .args(["merge", "cut.csv", "s2.csv", "s3.csv", "--out", "cut-m.csv"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "cut.csv: its run is not finished",
+        ))
+        .stderr(predicates::str::contains(&missing))
+        .stderr(predicates::str::contains("interrupted"));
+    assert!(!d.join("cut-m.csv").exists());
+    bench()
+        .current_dir(d)
+        .args(["merge", "cut.csv", "s2.csv", "s3.csv", "--out", "cut-m.csv"])
+        .arg("--allow-incomplete")
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("warning: cut.csv"))
+        .stderr(predicates::str::contains(&missing));
+    assert_eq!(moves_by_key("cut-m.csv").len(), full.len() - 2);
+
+    // `report` counts no job twice either.
+    bench()
+        .current_dir(d)
+        .args(["report", "s1.csv", "s1.csv"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("s1.csv:2"));
+
     // A file with another header.
     let text = std::fs::read_to_string(d.join("s2.csv")).unwrap();
     std::fs::write(d.join("other.csv"), text.replacen("run_id,", "id,", 1)).unwrap();
