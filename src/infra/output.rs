@@ -16,6 +16,87 @@ use thiserror::Error;
 /// from sysexits.h, distinct from 1 (rejected input) and 130/143 (interrupted).
 pub const EXIT_WRITE_ERROR: i32 = 74;
 
+/// Last words before the process ends on a failed write to stdout or stderr (e.g. `bench
+/// run` marks its session `failed`); see [`on_write_failure`].
+static LAST_WORDS: std::sync::Mutex<Vec<Box<dyn Fn() + Send>>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers `f` to run before the process ends because stdout or stderr cannot be written.
+pub fn on_write_failure(f: impl Fn() + Send + 'static) {
+    if let Ok(mut words) = LAST_WORDS.lock() {
+        words.push(Box::new(f));
+    }
+}
+
+/// Makes every failed write to an output end the process with [`EXIT_WRITE_ERROR`] and a
+/// message, never a panic (exit 101) nor a signal:
+///
+/// - `SIGXFSZ` is ignored, so a write past `RLIMIT_FSIZE` (`ulimit -f`) fails with `EFBIG`
+///   and takes the ordinary write-error path instead of killing the process;
+/// - `println!`/`eprintln!` on a full disk, `/dev/full` or a closed pipe panic by design; a
+///   panic hook turns exactly those panics ("failed printing to stdout/stderr") into the
+///   registered last words ([`on_write_failure`]), a one-line message (none for a closed pipe:
+///   `bench ... | head` is not an error worth a word) and exit status 74. Other panics keep
+///   the default hook.
+///
+/// Call once, at the start of the program.
+pub fn install_write_failure_handling() {
+    // SAFETY: setting a signal's disposition to SIG_IGN involves no handler code.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        let Some(what) = msg.strip_prefix("failed printing to ") else {
+            return default(info);
+        };
+        if let Ok(words) = LAST_WORDS.lock() {
+            words.iter().for_each(|f| f());
+        }
+        if !msg.contains("Broken pipe") {
+            let _ = writeln!(io::stderr(), "error: cannot write to {what}");
+        }
+        std::process::exit(EXIT_WRITE_ERROR);
+    }));
+}
+
+/// Set when a diagnostic could not be written to stderr ([`note`]).
+static DIAGNOSTICS_LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes a diagnostic to stderr, where a failure (a full disk, `2>/dev/full`, a closed pipe)
+/// must not stop a run whose product is its results file: the failure is remembered
+/// ([`diagnostics_lost`]) and the CLI's exit status says so (74) once the work is done.
+pub fn note(args: std::fmt::Arguments<'_>) {
+    if io::stderr().write_fmt(args).is_err() {
+        DIAGNOSTICS_LOST.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Whether a [`note`] could not be written.
+pub fn diagnostics_lost() -> bool {
+    DIAGNOSTICS_LOST.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Whether `e` is a failed write: a [`WriteError`], or an OS error anywhere in its chain that
+/// only a write gives (no space, file too large, a closed pipe, a quota). The CLI maps these
+/// to [`EXIT_WRITE_ERROR`].
+pub fn is_write_failure(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<WriteError>().is_some()
+            || c.downcast_ref::<io::Error>().is_some_and(|io| {
+                matches!(
+                    io.raw_os_error(),
+                    Some(libc::ENOSPC | libc::EFBIG | libc::EPIPE | libc::EDQUOT)
+                )
+            })
+    })
+}
+
 /// A failed write to an output; the CLI maps it to [`EXIT_WRITE_ERROR`].
 #[derive(Debug, Error)]
 #[error("cannot write {}: {error}", path.display())]
