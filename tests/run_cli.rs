@@ -700,14 +700,7 @@ fn ctrl_c_stops_cleanly_with_130_and_resume_completes() {
     assert_complete(d);
 }
 
-fn data_dir() -> PathBuf {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
-    if beside.is_dir() {
-        beside
-    } else {
-        PathBuf::from("/work/shared/data")
-    }
-}
+use crate::common::data_dir;
 
 #[test]
 fn korf_instances_through_the_harness_match_the_published_counts() {
