@@ -2,7 +2,7 @@
 //! default file names, large boards, conversion, and clear errors.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use npuzzle::Goal;
