@@ -166,3 +166,32 @@ fn a_run_past_the_file_size_limit_is_a_failed_session_and_exit_74() {
     let meta = std::fs::read_to_string(d.join("r.csv.meta.json")).unwrap();
     assert!(meta.contains("\"status\": \"failed\""), "{meta}");
 }
+
+#[test]
+fn limits_that_cannot_be_honoured_are_refused_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    instances(d);
+    let run = ["run", "--quiet", "--instances", "w.tsv", "--out", "r.csv"];
+    let cases: [(&[&str], &str); 5] = [
+        (&["--timeout", "0"], "--timeout"),
+        (&["--max-memory", "1B"], "--max-memory"),
+        (&["--cpu-limit", "0s", "--isolate"], "--cpu-limit"),
+        (&["predict", "--size", "3x3", "--probes", "0"], "--probes 0"),
+        (
+            &["predict", "--size", "3x3", "--bounds", "0..2000"],
+            "--bounds",
+        ),
+    ];
+    for (args, flag) in cases {
+        let full: Vec<&str> = if args[0] == "predict" {
+            args.to_vec()
+        } else {
+            [&run[..], args].concat()
+        };
+        let (code, err) = bench(d, &full, Stdio::piped(), Stdio::piped());
+        assert!(matches!(code, Some(1 | 2)), "{full:?}: {code:?} {err}");
+        assert!(err.contains(flag), "{full:?}: {err}");
+        assert!(!d.join("r.csv").exists(), "{full:?}");
+    }
+}
