@@ -175,7 +175,7 @@ fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
         instance_id: instance.id.clone(),
         rows: source.set.rows as u32,
         cols: source.set.cols as u32,
-        goal: source.set.goal.to_string(),
+        goal: source.set.goal,
         scramble_moves: instance.scramble_moves,
         algorithm: job.pair.algorithm_name(),
         heuristic: job.pair.heuristic_name(),
@@ -412,16 +412,16 @@ fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd 
     let result = external::run_solver(solver, board, source.set.goal, &limits, ctx.scratch);
     ctx.interrupt.unregister(job.index);
     let mut row = blank_row(ctx, job, MeasuredBy::Process);
-    let outcome = match result {
+    let judged = match result {
         Ok(o) => o,
         Err(e) => {
             row.message = Some(e.to_string());
             return JobEnd::Row(Box::new(row));
         }
     };
-    let m = &outcome.measured;
+    let m = &judged.measured;
     fill_measured(&mut row, m);
-    match outcome.verdict {
+    match judged.verdict {
         Verdict::Solved {
             moves, counters, ..
         } => {
