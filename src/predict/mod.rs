@@ -19,6 +19,8 @@ pub mod cdp;
 pub mod census_table;
 pub mod kre;
 pub mod measure;
+pub mod options;
+pub mod output;
 pub mod pdb_table;
 pub mod profile;
 pub mod ss;

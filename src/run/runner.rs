@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use serde::Deserialize;
+use crate::solve::SolveJson;
 
 use crate::board::{Board, Goal, Move, moves_to_string};
 use crate::external::{self, Exit, Measured, ProcessLimits, Solver, Stop, Verdict, answer};
@@ -464,25 +464,6 @@ fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd 
     JobEnd::Row(Box::new(row))
 }
 
-/// What `bench solve --format json` prints, solved or stopped by a limit.
-#[derive(Debug, Deserialize)]
-struct ChildReport {
-    status: String,
-    moves: Option<String>,
-    optimal: bool,
-    nodes_expanded: u64,
-    nodes_generated: u64,
-    peak_stored_nodes: u64,
-    initial_h: Option<u32>,
-    iterations: Option<u32>,
-    #[serde(default)]
-    lower_bound: Option<u32>,
-    #[serde(default)]
-    peak_heap_bytes: Option<u64>,
-    search_ms: f64,
-    setup_ms: f64,
-}
-
 /// The command line of an isolated job: this executable's `bench solve --format json` with
 /// the job's algorithm, heuristic, goal and limits.
 fn isolated_command(
@@ -506,8 +487,10 @@ fn isolated_command(
     if let Some(n) = ctx.limits.max_nodes {
         cmd += &format!(" --max-nodes {n}");
     }
-    if let Some(b) = ctx.limits.max_memory_bytes {
-        cmd += &format!(" --max-memory {b}");
+    // Always explicit: without the flag the child would take the default limit.
+    match ctx.limits.max_memory_bytes {
+        Some(b) => cmd += &format!(" --max-memory {b}"),
+        None => cmd += " --max-memory none",
     }
     cmd
 }
@@ -558,7 +541,7 @@ fn execute_isolated(
     let stdout = String::from_utf8_lossy(&m.stdout);
     let report = match m.exit {
         // Solved (0) or stopped by a limit (3): the JSON report.
-        Exit::Code(0 | 3) => serde_json::from_str::<ChildReport>(stdout.trim()),
+        Exit::Code(0 | 3) => serde_json::from_str::<SolveJson>(stdout.trim()),
         exit => {
             row.status = if matches!(exit, Exit::Signal(_)) || exit == Exit::Code(101) {
                 Outcome::Crashed

@@ -24,8 +24,9 @@ use crate::geometry::{Capacity, Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic, LargeBuilt};
 use crate::{with_heuristic, with_large_heuristic, with_packed};
 
+use super::implicit::{self, Links, Replay};
 use super::packed::Packed;
-use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status, trace_back};
+use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status};
 
 /// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
@@ -221,37 +222,181 @@ pub(crate) fn run(
     priority: Priority,
 ) -> RawOutcome {
     with_packed!(geometry.cells, P => with_heuristic!(built, h => {
-        let big = rebuilds_memo::<crate::geometry::Small, _>(h);
-        match (priority == Priority::Astar, big) {
-            (true, false) => run_with::<_, P, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
-            (true, true) => run_with::<_, P, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
-            (false, false) => run_with::<_, P, _, HeapQueue, Stored<_>>(geometry, start, h, limits, priority),
-            (false, true) => run_with::<_, P, _, HeapQueue, Rebuilt>(geometry, start, h, limits, priority),
-        }
+        run_ordered::<_, Explicit<P>, _>(geometry, start, h, limits, priority, Explicit::<P>(geometry.cells, std::marker::PhantomData))
     }))
 }
 
-/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored as
-/// they are.
+/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored
+/// implicitly (see [`super::implicit`]).
 pub(crate) fn run_large<C: Capacity>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     built: &LargeBuilt<C>,
     limits: &Limits,
     priority: Priority,
-) -> RawOutcome
-where
-    C::Tiles: Packed<C>,
-{
+) -> RawOutcome {
     with_large_heuristic!(built, h => {
-        let big = rebuilds_memo::<C, _>(h);
-        match (priority == Priority::Astar, big) {
-            (true, false) => run_with::<C, C::Tiles, _, BucketQueue, Stored<_>>(geometry, start, h, limits, priority),
-            (true, true) => run_with::<C, C::Tiles, _, BucketQueue, Rebuilt>(geometry, start, h, limits, priority),
-            (false, false) => run_with::<C, C::Tiles, _, HeapQueue, Stored<_>>(geometry, start, h, limits, priority),
-            (false, true) => run_with::<C, C::Tiles, _, HeapQueue, Rebuilt>(geometry, start, h, limits, priority),
-        }
+        let positions = Implicit(Replay::new(geometry, start));
+        run_ordered::<C, Implicit<C>, _>(geometry, start, h, limits, priority, positions)
     })
+}
+
+/// Picks the open list (buckets for integer f, a heap otherwise) and the memo storage.
+fn run_ordered<C: Capacity, P: Positions<C>, H: Heuristic<C>>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    h: &H,
+    limits: &Limits,
+    priority: Priority,
+    positions: P,
+) -> RawOutcome {
+    let big = rebuilds_memo::<C, _>(h);
+    let (g, s, l) = (geometry, start, limits);
+    match (priority == Priority::Astar, big) {
+        (true, false) => {
+            run_with::<C, P, _, BucketQueue, Stored<_>>(g, s, h, l, priority, positions)
+        }
+        (true, true) => run_with::<C, P, _, BucketQueue, Rebuilt>(g, s, h, l, priority, positions),
+        (false, false) => {
+            run_with::<C, P, _, HeapQueue, Stored<_>>(g, s, h, l, priority, positions)
+        }
+        (false, true) => run_with::<C, P, _, HeapQueue, Rebuilt>(g, s, h, l, priority, positions),
+    }
+}
+
+/// How A* keeps a node's position: packed in the node ([`Explicit`], up to 64 cells), or as
+/// a hash, the position replayed from the root when needed ([`Implicit`], beyond).
+trait Positions<C: Capacity> {
+    /// What a node holds of its position.
+    type State: Copy;
+    /// Whether expansion needs the position whatever the heuristic (to compare children).
+    const NEEDS_TILES: bool;
+    /// The root's state.
+    fn root(&self, start: &C::Tiles) -> Self::State;
+    /// The state's hash.
+    fn hash(state: &Self::State) -> u64;
+    /// Node `idx`'s position (only when `tiles` or [`Positions::NEEDS_TILES`]; zeros
+    /// otherwise) and blank.
+    fn open<M>(
+        &mut self,
+        nodes: &[Node<Self::State, M>],
+        idx: u32,
+        tiles: bool,
+    ) -> (C::Tiles, usize);
+    /// Whether node `idx` is the goal.
+    fn is_goal<M>(
+        &mut self,
+        nodes: &[Node<Self::State, M>],
+        idx: u32,
+        geometry: &Geometry<C>,
+    ) -> bool;
+    /// The tile on `cell` of `state`, whose position is `tiles` when it was asked for.
+    fn tile(state: &Self::State, tiles: &C::Tiles, cell: usize) -> C::Tile;
+    /// The state after `tile` moved from `from` to the blank's cell `to`.
+    fn child(state: Self::State, from: usize, to: usize, tile: C::Tile) -> Self::State;
+    /// Whether stored node `i` holds `state`, whose position is `tiles` (blank on `blank`)
+    /// when [`Positions::NEEDS_TILES`].
+    fn same<M>(
+        &self,
+        nodes: &[Node<Self::State, M>],
+        i: u32,
+        state: &Self::State,
+        tiles: &C::Tiles,
+        blank: usize,
+    ) -> bool;
+}
+
+/// Positions packed into the node (`cells` cells).
+struct Explicit<P>(usize, std::marker::PhantomData<P>);
+
+impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
+    type State = P;
+    const NEEDS_TILES: bool = false;
+    #[inline]
+    fn root(&self, start: &C::Tiles) -> P {
+        P::pack(start, self.0)
+    }
+    #[inline]
+    fn hash(state: &P) -> u64 {
+        state.hash64()
+    }
+    #[inline]
+    fn open<M>(&mut self, nodes: &[Node<P, M>], idx: u32, tiles: bool) -> (C::Tiles, usize) {
+        let state = nodes[idx as usize].state;
+        let t = if tiles {
+            state.unpack(self.0)
+        } else {
+            C::zero_tiles()
+        };
+        (t, state.blank(self.0))
+    }
+    #[inline]
+    fn is_goal<M>(&mut self, nodes: &[Node<P, M>], idx: u32, geometry: &Geometry<C>) -> bool {
+        geometry.is_goal(&nodes[idx as usize].state.unpack(self.0))
+    }
+    #[inline]
+    fn tile(state: &P, _: &C::Tiles, cell: usize) -> C::Tile {
+        state.tile(cell)
+    }
+    #[inline]
+    fn child(state: P, from: usize, to: usize, tile: C::Tile) -> P {
+        state.moved(from, to, tile)
+    }
+    #[inline]
+    fn same<M>(&self, nodes: &[Node<P, M>], i: u32, state: &P, _: &C::Tiles, _: usize) -> bool {
+        nodes[i as usize].state == *state
+    }
+}
+
+/// Positions kept as their hash and replayed from the root (see [`super::implicit`]).
+struct Implicit<C: Capacity>(Replay<C>);
+
+impl<S, M> Links for [Node<S, M>] {
+    #[inline]
+    fn link(&self, i: u32) -> (u32, usize) {
+        let n = &self[i as usize];
+        (n.parent, n.arrival())
+    }
+}
+
+impl<C: Capacity> Positions<C> for Implicit<C> {
+    type State = u64;
+    const NEEDS_TILES: bool = true;
+    #[inline]
+    fn root(&self, start: &C::Tiles) -> u64 {
+        implicit::hash_of::<C>(start, C::MAX_CELLS)
+    }
+    #[inline]
+    fn hash(state: &u64) -> u64 {
+        *state
+    }
+    #[inline]
+    fn open<M>(&mut self, nodes: &[Node<u64, M>], idx: u32, _: bool) -> (C::Tiles, usize) {
+        let (tiles, blank) = self.0.seek_any(nodes, idx);
+        (*tiles, blank)
+    }
+    fn is_goal<M>(&mut self, nodes: &[Node<u64, M>], idx: u32, geometry: &Geometry<C>) -> bool {
+        geometry.is_goal(self.0.seek_any(nodes, idx).0)
+    }
+    #[inline]
+    fn tile(_: &u64, tiles: &C::Tiles, cell: usize) -> C::Tile {
+        tiles[cell]
+    }
+    #[inline]
+    fn child(state: u64, from: usize, to: usize, tile: C::Tile) -> u64 {
+        implicit::hash_after(state, from, to, tile.into())
+    }
+    #[inline]
+    fn same<M>(
+        &self,
+        nodes: &[Node<u64, M>],
+        i: u32,
+        state: &u64,
+        tiles: &C::Tiles,
+        blank: usize,
+    ) -> bool {
+        nodes[i as usize].state == *state && self.0.holds(nodes, i, *tiles, blank)
+    }
 }
 
 /// How a node keeps the heuristic's memo: small memos are stored in the node; large ones
@@ -304,63 +449,157 @@ fn rebuilds_memo<C: Capacity, H: Heuristic<C>>(_: &H) -> bool {
     size_of::<H::Memo>() > MAX_STORED_MEMO && H::READS_TILES
 }
 
-fn run_with<C: Capacity, P: Packed<C>, H: Heuristic<C>, Q: OpenList, S: MemoStore<C, H>>(
+/// A*'s tables: every node ever generated, the index over them, the open list.
+struct Tables<St, S, Q> {
+    nodes: Vec<Node<St, S>>,
+    table: HashTable<u32>,
+    open: Q,
+}
+
+impl<St: Copy, S: Copy, Q: OpenList> Tables<St, S, Q> {
+    const NODE_BYTES: u64 = size_of::<Node<St, S>>() as u64;
+
+    /// The bytes the tables hold.
+    fn memory(&self) -> u64 {
+        self.nodes.capacity() as u64 * Self::NODE_BYTES
+            + self.table.capacity() as u64 * 8 / 7 * (size_of::<u32>() as u64 + 1)
+            + self.open.len() as u64 * Q::ENTRY_BYTES
+    }
+
+    /// Whether one more node fits the memory budget: growing the node vector or the table is
+    /// where memory jumps, so the check comes before either can happen.
+    #[inline]
+    fn room_for_one(&self, budget: &Budget) -> bool {
+        if self.nodes.len() < self.nodes.capacity() && self.table.len() < self.table.capacity() {
+            return true;
+        }
+        let grown = self.memory()
+            + self.nodes.capacity() as u64 * Self::NODE_BYTES
+            + self.table.capacity() as u64 * 8 / 7 * 5;
+        budget.memory_allows(grown)
+    }
+}
+
+/// A child generated by expanding node `parent` (g `g - 1`) with move `mv`, the tile on
+/// `from` sliding to the blank's cell `to`.
+struct Child<St, T> {
+    state: St,
+    tile: T,
+    parent: u32,
+    g: usize,
+    mv: Move,
+    from: usize,
+    to: usize,
+}
+
+/// Stores `child` unless it is known; a known, still open node reached more cheaply is
+/// re-parented and requeued. `tiles` is the child's position (when `H::READS_TILES` or
+/// `P::NEEDS_TILES`), `h` and `memo` its parent's.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn offer<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoStore<C, H>>(
+    t: &mut Tables<P::State, S, Q>,
+    positions: &P,
+    heuristic: &H,
+    priority: Priority,
+    child: Child<P::State, C::Tile>,
+    tiles: &C::Tiles,
+    h: u32,
+    memo: H::Memo,
+) {
+    let Child {
+        state,
+        tile,
+        parent,
+        g,
+        mv,
+        from,
+        to,
+    } = child;
+    let fresh = t.nodes.len() as u32;
+    let nodes = &t.nodes;
+    match t.table.entry(
+        P::hash(&state),
+        |&i| positions.same(nodes, i, &state, tiles, from),
+        |&j| P::hash(&nodes[j as usize].state),
+    ) {
+        Entry::Occupied(entry) => {
+            // A better path to a queued node: requeue it. A closed node is not reopened (with
+            // a consistent heuristic A* never needs to; weighted A* keeps its W bound without
+            // reopening).
+            let i = *entry.get();
+            let old = &mut t.nodes[i as usize];
+            if old.g() > g && old.h & CLOSED == 0 {
+                old.g_arrival = g_arrival(g, mv);
+                old.parent = parent;
+                t.open.push(priority.key(g, old.h.into()), g, i);
+            }
+        }
+        Entry::Vacant(entry) => {
+            entry.insert(fresh);
+            let (h, memo) = heuristic.update(tiles, tile, from, to, h, memo);
+            t.nodes.push(Node {
+                state,
+                parent,
+                g_arrival: g_arrival(g, mv),
+                h: h as u16,
+                memo: S::keep(memo),
+            });
+            t.open.push(priority.key(g, h), g, fresh);
+        }
+    }
+}
+
+fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoStore<C, H>>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     heuristic: &H,
     limits: &Limits,
     priority: Priority,
+    mut positions: P,
 ) -> RawOutcome {
-    let cells = geometry.cells;
     let mut budget = Budget::new(limits);
-    let mut nodes: Vec<Node<P, S>> = Vec::with_capacity(budget.initial_capacity());
-    let mut table: HashTable<u32> = HashTable::with_capacity(budget.initial_capacity());
-    let mut open = Q::default();
+    let mut t = Tables::<P::State, S, Q> {
+        nodes: Vec::with_capacity(budget.initial_capacity()),
+        table: HashTable::with_capacity(budget.initial_capacity()),
+        open: Q::default(),
+    };
     let mut stats = SearchStats::default();
 
     let (h0, memo0) = heuristic.init(start);
-    let root = P::pack(start, cells);
-    nodes.push(Node {
+    let root = positions.root(start);
+    t.nodes.push(Node {
         state: root,
         parent: u32::MAX,
         g_arrival: 0,
         h: h0 as u16,
         memo: S::keep(memo0),
     });
-    table.insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
-    open.push(priority.key(0, h0), 0, 0);
+    let nodes = &t.nodes;
+    t.table
+        .insert_unique(P::hash(&root), 0, |&i| P::hash(&nodes[i as usize].state));
+    t.open.push(priority.key(0, h0), 0, 0);
     stats.generated = 1;
 
-    let node_bytes = size_of::<Node<P, S>>() as u64;
-    let memory = |nodes: &Vec<Node<P, S>>, table: &HashTable<u32>, open: &Q| {
-        nodes.capacity() as u64 * node_bytes
-            + table.capacity() as u64 * 8 / 7 * (size_of::<u32>() as u64 + 1)
-            + open.len() as u64 * Q::ENTRY_BYTES
-    };
-
+    let reads = H::READS_TILES || P::NEEDS_TILES;
     let mut status = None;
     let mut goal_index = None;
-    'search: while let Some((g, idx)) = open.pop() {
-        let node = nodes[idx as usize];
+    'search: while let Some((g, idx)) = t.open.pop() {
+        let node = t.nodes[idx as usize];
         if node.g() != g || node.h & CLOSED != 0 {
             continue; // a stale entry: reached more cheaply since, or already expanded
         }
-        nodes[idx as usize].h |= CLOSED;
+        t.nodes[idx as usize].h |= CLOSED;
         let h = u32::from(node.h);
-        if h == 0 && geometry.is_goal(&node.state.unpack(cells)) {
+        if h == 0 && positions.is_goal(&t.nodes, idx, geometry) {
             goal_index = Some(idx);
             status = Some(Status::Solved);
             break;
         }
         // Only heuristics that read the whole position need it unpacked.
-        let mut tiles = if H::READS_TILES {
-            node.state.unpack(cells)
-        } else {
-            C::zero_tiles()
-        };
+        let (mut tiles, blank) = positions.open(&t.nodes, idx, H::READS_TILES);
         stats.expanded += 1;
         let memo = node.memo.memo(heuristic, &tiles);
-        let blank = node.state.blank(cells);
         let child_g = g + 1;
         if child_g > MAX_STORED_DEPTH {
             status = Some(Status::DepthLimit); // deeper than any stored g can say
@@ -380,72 +619,38 @@ fn run_with<C: Capacity, P: Packed<C>, H: Heuristic<C>, Q: OpenList, S: MemoStor
                 status = Some(s);
                 break 'search;
             }
-            let tile = node.state.tile(next);
-            if H::READS_TILES {
+            let tile = P::tile(&node.state, &tiles, next);
+            if reads {
                 tiles[blank] = tile;
                 tiles[next] = C::Tile::default();
             }
-            let state = node.state.moved(next, blank, tile);
-            let hash = state.hash64();
-            // Growing the node vector or the table is where memory jumps: check the budget
-            // before either can happen (one probe below both finds and inserts).
-            if nodes.len() == nodes.capacity() || table.len() == table.capacity() {
-                let grown = memory(&nodes, &table, &open)
-                    + nodes.capacity() as u64 * node_bytes
-                    + table.capacity() as u64 * 8 / 7 * 5;
-                if !budget.memory_allows(grown) {
-                    status = Some(Status::MemoryLimit);
-                    break 'search;
-                }
+            if !t.room_for_one(&budget) {
+                status = Some(Status::MemoryLimit);
+                break 'search;
             }
-            let fresh = nodes.len() as u32;
-            match table.entry(
-                hash,
-                |&i| nodes[i as usize].state == state,
-                |&j| nodes[j as usize].state.hash64(),
-            ) {
-                Entry::Occupied(entry) => {
-                    // A better path to a queued node: requeue it. A closed node is not
-                    // reopened (with a consistent heuristic A* never needs to; weighted
-                    // A* keeps its W bound without reopening).
-                    let i = *entry.get();
-                    let old = &mut nodes[i as usize];
-                    if old.g() > child_g && old.h & CLOSED == 0 {
-                        old.g_arrival = g_arrival(child_g, mv);
-                        old.parent = idx;
-                        open.push(priority.key(child_g, old.h.into()), child_g, i);
-                    }
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(fresh);
-                    let (h, memo) = heuristic.update(&tiles, tile, next, blank, h, memo);
-                    nodes.push(Node {
-                        state,
-                        parent: idx,
-                        g_arrival: g_arrival(child_g, mv),
-                        h: h as u16,
-                        memo: S::keep(memo),
-                    });
-                    open.push(priority.key(child_g, h), child_g, fresh);
-                }
-            }
-            if H::READS_TILES {
+            let child = Child {
+                state: P::child(node.state, next, blank, tile),
+                tile,
+                parent: idx,
+                g: child_g,
+                mv,
+                from: next,
+                to: blank,
+            };
+            offer(
+                &mut t, &positions, heuristic, priority, child, &tiles, h, memo,
+            );
+            if reads {
                 tiles[next] = tile;
                 tiles[blank] = C::Tile::default();
             }
         }
     }
-    stats.stored_peak = nodes.len() as u64;
-    stats.memory_bytes = memory(&nodes, &table, &open);
-    let status = status.unwrap_or(Status::NodeLimit);
-    let moves = goal_index.map(|i| {
-        trace_back(geometry, i, |j| {
-            let n = &nodes[j as usize];
-            (n.state, n.parent)
-        })
-    });
+    stats.stored_peak = t.nodes.len() as u64;
+    stats.memory_bytes = t.memory();
+    let moves = goal_index.map(|i| implicit::moves_to(&t.nodes[..], i));
     RawOutcome {
-        status,
+        status: status.unwrap_or(Status::NodeLimit),
         moves,
         stats,
         per_iteration: Vec::new(),

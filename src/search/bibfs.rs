@@ -5,18 +5,68 @@
 //! meeting in that layer is checked and the shortest taken; a shorter path would have met in
 //! an earlier layer. A distance-d board costs about two searches of depth d/2 instead of one
 //! of depth d, which for the 15-puzzle is thousands of times fewer nodes than plain BFS.
+//!
+//! One loop, two ways for a side to store its states ([`Side`]): packed into the node up to 64
+//! cells ([`Packed`]), or implicitly beyond (a 12-byte node: hash, parent and arriving move;
+//! the position replayed from the side's root, see [`super::implicit`]).
+
+use std::marker::PhantomData;
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 
+use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 use crate::with_packed;
 
+use super::implicit::{self, Links, Replay};
 use super::packed::Packed;
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
+/// One direction's search: its nodes (in BFS order), their index, where its current layer
+/// starts; generic over how a node keeps its position.
+trait Side<C: Capacity>: Sized {
+    /// A generated child, as the lookups on both sides see it.
+    type Child: Copy;
+    /// A side searching from `root`.
+    fn new(geometry: &Geometry<C>, root: &C::Tiles, capacity: usize) -> Self;
+    /// Nodes stored.
+    fn len(&self) -> usize;
+    /// Whether the next insertion may grow the node vector or the table.
+    fn full(&self) -> bool;
+    /// Bytes held.
+    fn bytes(&self) -> u64;
+    /// Prepares node `idx`, `depth` moves from the root, for expansion: its blank and the
+    /// cell its blank came from (its own blank at the root).
+    fn open(&mut self, idx: usize, depth: usize) -> (usize, usize);
+    /// The opened node's child where the tile on `next` slides to the blank's cell `blank`
+    /// (the blank moving by `mv`).
+    fn child(&self, next: usize, blank: usize, mv: Move) -> Self::Child;
+    /// The opened node's position, for lookups of its children in the other side.
+    fn position(&self) -> &C::Tiles;
+    /// Stores `child` of the opened node `parent` unless known: its index.
+    fn insert(&mut self, child: &Self::Child, parent: u32) -> Option<u32>;
+    /// The index of `child` (of a node whose position is `at`) if this side holds it.
+    fn find(&self, child: &Self::Child, at: &C::Tiles) -> Option<u32>;
+    /// Node `i`'s parent (`u32::MAX` at the root).
+    fn parent(&self, i: u32) -> u32;
+    /// The moves from the root to node `i`.
+    fn moves_to(&self, geometry: &Geometry<C>, i: u32) -> Vec<Move>;
+
+    /// The depth of node `i` (its distance from the root).
+    fn depth(&self, mut i: u32) -> usize {
+        let mut d = 0;
+        while self.parent(i) != u32::MAX {
+            i = self.parent(i);
+            d += 1;
+        }
+        d
+    }
+}
+
+/// A node holding its packed position.
 #[derive(Clone, Copy)]
-struct Node<P, T> {
+struct PackedNode<P, T> {
     state: P,
     parent: u32,
     /// The cell the blank left to reach this node (at a root its own blank cell, which no
@@ -24,25 +74,32 @@ struct Node<P, T> {
     came_from: T,
 }
 
-/// One direction's search: its nodes (in BFS order), their index, and where its current
-/// layer starts.
-struct Side<P, T> {
-    nodes: Vec<Node<P, T>>,
+/// A side of packed nodes (`P` a packing of capacity `C`).
+struct PackedSide<C: Capacity, P> {
+    nodes: Vec<PackedNode<P, C::Tile>>,
     table: HashTable<u32>,
-    layer_start: usize,
+    cells: usize,
+    /// The node being expanded.
+    current: P,
+    zero: C::Tiles,
+    _capacity: PhantomData<C>,
 }
 
-impl<P: Copy + Eq, T: TileInt> Side<P, T> {
-    fn new<C: Capacity<Tile = T>>(root: P, cells: usize, capacity: usize) -> Side<P, T>
-    where
-        P: Packed<C>,
-    {
-        let mut side = Side {
+impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
+    type Child = PackedChild<P>;
+
+    fn new(geometry: &Geometry<C>, root: &C::Tiles, capacity: usize) -> Self {
+        let cells = geometry.cells;
+        let root = P::pack(root, cells);
+        let mut side = PackedSide {
             nodes: Vec::with_capacity(capacity),
             table: HashTable::with_capacity(capacity),
-            layer_start: 0,
+            cells,
+            current: root,
+            zero: C::zero_tiles(),
+            _capacity: PhantomData,
         };
-        side.nodes.push(Node {
+        side.nodes.push(PackedNode {
             state: root,
             parent: u32::MAX,
             came_from: C::Tile::from_index(root.blank(cells)),
@@ -52,76 +109,284 @@ impl<P: Copy + Eq, T: TileInt> Side<P, T> {
             .insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
         side
     }
-}
-
-impl<P: Copy + Eq, T> Side<P, T> {
-    fn find(&self, state: P, hash: u64) -> Option<u32> {
-        self.table
-            .find(hash, |&i| self.nodes[i as usize].state == state)
-            .copied()
+    fn len(&self) -> usize {
+        self.nodes.len()
     }
-
+    fn full(&self) -> bool {
+        self.nodes.len() == self.nodes.capacity() || self.table.len() == self.table.capacity()
+    }
     fn bytes(&self) -> u64 {
-        (self.nodes.capacity() * std::mem::size_of::<Node<P, T>>()) as u64
+        (self.nodes.capacity() * size_of::<PackedNode<P, C::Tile>>()) as u64
             + self.table.capacity() as u64 * 8 / 7 * 5
     }
+    #[inline]
+    fn open(&mut self, idx: usize, _: usize) -> (usize, usize) {
+        let node = self.nodes[idx];
+        self.current = node.state;
+        (node.state.blank(self.cells), node.came_from.into())
+    }
+    #[inline]
+    fn child(&self, next: usize, blank: usize, _: Move) -> PackedChild<P> {
+        let state = self.current.moved(next, blank, self.current.tile(next));
+        PackedChild {
+            state,
+            hash: state.hash64(),
+            blank,
+        }
+    }
+    fn position(&self) -> &C::Tiles {
+        &self.zero
+    }
+    #[inline]
+    fn insert(&mut self, child: &PackedChild<P>, parent: u32) -> Option<u32> {
+        let PackedChild { state, hash, blank } = *child;
+        let fresh = self.nodes.len() as u32;
+        let nodes = &self.nodes;
+        match self.table.entry(
+            hash,
+            |&i| nodes[i as usize].state == state,
+            |&j| nodes[j as usize].state.hash64(),
+        ) {
+            Entry::Occupied(_) => return None,
+            Entry::Vacant(v) => {
+                v.insert(fresh);
+            }
+        }
+        self.nodes.push(PackedNode {
+            state,
+            parent,
+            came_from: C::Tile::from_index(blank),
+        });
+        Some(fresh)
+    }
+    #[inline]
+    fn find(&self, child: &PackedChild<P>, _: &C::Tiles) -> Option<u32> {
+        self.table
+            .find(child.hash, |&i| self.nodes[i as usize].state == child.state)
+            .copied()
+    }
+    fn parent(&self, i: u32) -> u32 {
+        self.nodes[i as usize].parent
+    }
+    fn moves_to(&self, geometry: &Geometry<C>, i: u32) -> Vec<Move> {
+        trace_back(geometry, i, |j| {
+            let n = &self.nodes[j as usize];
+            (n.state, n.parent)
+        })
+    }
 }
+
+/// A packed side's child: its state, hash, and the cell its blank came from.
+#[derive(Clone, Copy)]
+struct PackedChild<P> {
+    state: P,
+    hash: u64,
+    blank: usize,
+}
+
+/// A node whose position is implicit: 12 bytes.
+#[derive(Clone, Copy)]
+struct LinkNode {
+    /// The position's hash, in two halves (so that the node needs no 8-byte alignment).
+    hash: [u32; 2],
+    /// The parent's index in the low 30 bits ([`NO_PARENT`] at the root), the arriving move's
+    /// index in Korf's order in the top 2.
+    up: u32,
+}
+
+/// The parent field of a root.
+const NO_PARENT: u32 = (1 << 30) - 1;
+
+impl LinkNode {
+    fn hash(&self) -> u64 {
+        u64::from(self.hash[0]) | u64::from(self.hash[1]) << 32
+    }
+}
+
+impl Links for [LinkNode] {
+    #[inline]
+    fn link(&self, i: u32) -> (u32, usize) {
+        let up = self[i as usize].up;
+        let parent = up & NO_PARENT;
+        let parent = if parent == NO_PARENT {
+            u32::MAX
+        } else {
+            parent
+        };
+        (parent, (up >> 30) as usize)
+    }
+}
+
+/// A side of implicit nodes, with its replay cursor.
+struct LinkSide<C: Capacity> {
+    nodes: Vec<LinkNode>,
+    table: HashTable<u32>,
+    replay: Replay<C>,
+    /// The hash of the node being expanded.
+    current: u64,
+}
+
+/// An implicit side's child: its hash and the move (the tile on `from` slides to `to`).
+#[derive(Clone, Copy)]
+struct LinkChild {
+    hash: u64,
+    from: usize,
+    to: usize,
+    mv: usize,
+}
+
+impl<C: Capacity> Side<C> for LinkSide<C> {
+    type Child = LinkChild;
+
+    fn new(geometry: &Geometry<C>, root: &C::Tiles, capacity: usize) -> Self {
+        let hash = implicit::hash_of::<C>(root, geometry.cells);
+        let mut side = LinkSide {
+            nodes: Vec::with_capacity(capacity),
+            table: HashTable::with_capacity(capacity),
+            replay: Replay::new(geometry, root),
+            current: hash,
+        };
+        side.nodes.push(LinkNode {
+            hash: [hash as u32, (hash >> 32) as u32],
+            up: u32::MAX,
+        });
+        let nodes = &side.nodes;
+        side.table
+            .insert_unique(hash, 0, |&i| nodes[i as usize].hash());
+        side
+    }
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+    fn full(&self) -> bool {
+        self.nodes.len() == self.nodes.capacity() || self.table.len() == self.table.capacity()
+    }
+    fn bytes(&self) -> u64 {
+        (self.nodes.capacity() * size_of::<LinkNode>()) as u64
+            + self.table.capacity() as u64 * 8 / 7 * 5
+    }
+    #[inline]
+    fn open(&mut self, idx: usize, depth: usize) -> (usize, usize) {
+        self.current = self.nodes[idx].hash();
+        let (parent, k) = self.nodes[..].link(idx as u32);
+        let (_, blank) = self.replay.seek(&self.nodes[..], idx as u32, depth);
+        if parent == u32::MAX {
+            return (blank, blank);
+        }
+        (
+            blank,
+            self.replay.step(blank, Move::KORF_ORDER[k].inverse()),
+        )
+    }
+    #[inline]
+    fn child(&self, next: usize, blank: usize, mv: Move) -> LinkChild {
+        let tile = self.replay.tiles()[next].into();
+        LinkChild {
+            hash: implicit::hash_after(self.current, next, blank, tile),
+            from: next,
+            to: blank,
+            mv: implicit::korf_index(mv),
+        }
+    }
+    fn position(&self) -> &C::Tiles {
+        self.replay.tiles()
+    }
+    #[inline]
+    fn insert(&mut self, child: &LinkChild, parent: u32) -> Option<u32> {
+        let fresh = self.nodes.len() as u32;
+        let (nodes, replay) = (&self.nodes, &self.replay);
+        let at = replay.tiles();
+        match self.table.entry(
+            child.hash,
+            |&i| {
+                nodes[i as usize].hash() == child.hash
+                    && replay.holds_child(&nodes[..], i, at, child.from, child.to)
+            },
+            |&j| nodes[j as usize].hash(),
+        ) {
+            Entry::Occupied(_) => return None,
+            Entry::Vacant(v) => {
+                v.insert(fresh);
+            }
+        }
+        self.nodes.push(LinkNode {
+            hash: [child.hash as u32, (child.hash >> 32) as u32],
+            up: parent | (child.mv as u32) << 30,
+        });
+        Some(fresh)
+    }
+    #[inline]
+    fn find(&self, child: &LinkChild, at: &C::Tiles) -> Option<u32> {
+        self.table
+            .find(child.hash, |&i| {
+                self.nodes[i as usize].hash() == child.hash
+                    && self
+                        .replay
+                        .holds_child(&self.nodes[..], i, at, child.from, child.to)
+            })
+            .copied()
+    }
+    fn parent(&self, i: u32) -> u32 {
+        self.nodes[..].link(i).0
+    }
+    fn moves_to(&self, _: &Geometry<C>, i: u32) -> Vec<Move> {
+        implicit::moves_to(&self.nodes[..], i)
+    }
+}
+
+/// The most nodes an implicit side indexes (30-bit parent links).
+const MAX_LINK_NODES: usize = NO_PARENT as usize - 1;
 
 /// Runs bidirectional BFS from `start`.
 pub(crate) fn run(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
-    with_packed!(geometry.cells, P => run_with::<_, P>(geometry, start, limits))
+    with_packed!(geometry.cells, P => run_with::<_, PackedSide<_, P>>(geometry, start, limits))
 }
 
-/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored as
-/// they are.
+/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored
+/// implicitly.
 pub(crate) fn run_large<C: Capacity>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     limits: &Limits,
-) -> RawOutcome
-where
-    C::Tiles: Packed<C>,
-{
-    run_with::<C, C::Tiles>(geometry, start, limits)
+) -> RawOutcome {
+    run_with::<C, LinkSide<C>>(geometry, start, limits)
 }
 
-fn run_with<C: Capacity, P: Packed<C>>(
+fn run_with<C: Capacity, S: Side<C>>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     limits: &Limits,
 ) -> RawOutcome {
-    let cells = geometry.cells;
     let mut budget = Budget::new(limits);
-    let root = P::pack(start, cells);
-    let goal = P::pack(&geometry.goal_tiles(), cells);
     let capacity = budget.initial_capacity() / 2;
     let mut sides = [
-        Side::new::<C>(root, cells, capacity),
-        Side::new::<C>(goal, cells, capacity),
+        S::new(geometry, start, capacity),
+        S::new(geometry, &geometry.goal_tiles(), capacity),
     ];
+    let mut layer_start = [0usize; 2];
+    let mut depth = [0usize; 2];
     let mut stats = SearchStats {
         generated: 2,
         ..SearchStats::default()
     };
     // (forward index, backward index) of the best meeting so far.
-    let mut meeting = (root == goal).then_some((0u32, 0u32));
+    let mut meeting = geometry.is_goal(start).then_some((0u32, 0u32));
     let mut status = meeting.map(|_| Status::Solved);
     'search: while meeting.is_none() {
         // Expand the side whose frontier is smaller; `a` expands, `b` is looked up.
-        let frontier = |s: &Side<P, C::Tile>| s.nodes.len() - s.layer_start;
-        let a = usize::from(frontier(&sides[1]) < frontier(&sides[0]));
-        let (layer_start, layer_end) = (sides[a].layer_start, sides[a].nodes.len());
-        if layer_start == layer_end {
+        let frontier = |s: usize| sides[s].len() - layer_start[s];
+        let a = usize::from(frontier(1) < frontier(0));
+        let (first, end) = (layer_start[a], sides[a].len());
+        if first == end {
             break; // exhausted: cannot happen on a solvable board
         }
         let mut best: Option<(usize, u32, u32)> = None; // (length, a index, b index)
-        for idx in layer_start..layer_end {
-            let node = sides[a].nodes[idx];
-            let blank = node.state.blank(cells);
+        for idx in first..end {
+            let (blank, came_from) = sides[a].open(idx, depth[a]);
             stats.expanded += 1;
             for k in 0..usize::from(geometry.neighbour_count[blank]) {
                 let next = geometry.neighbours[blank][k].into();
-                if next == node.came_from.into() {
+                if next == came_from {
                     continue;
                 }
                 stats.generated += 1;
@@ -131,57 +396,41 @@ fn run_with<C: Capacity, P: Packed<C>>(
                     status = Some(s);
                     break 'search;
                 }
-                let state = node.state.moved(next, blank, node.state.tile(next));
-                let hash = state.hash64();
-                let side = &mut sides[a];
-                if side.nodes.len() == side.nodes.capacity()
-                    || side.table.len() == side.table.capacity()
-                {
+                let child = sides[a].child(next, blank, geometry.neighbour_move[blank][k]);
+                if sides[a].full() || sides[a].len() >= MAX_LINK_NODES {
                     let total = sides[0].bytes() + sides[1].bytes();
-                    if !budget.memory_allows(total + sides[a].bytes()) {
+                    if !budget.memory_allows(total + sides[a].bytes())
+                        || sides[a].len() >= MAX_LINK_NODES
+                    {
                         status = Some(Status::MemoryLimit);
                         break 'search;
                     }
                 }
-                let side = &mut sides[a];
-                let fresh = side.nodes.len() as u32;
-                let nodes = &side.nodes;
-                match side.table.entry(
-                    hash,
-                    |&i| nodes[i as usize].state == state,
-                    |&j| nodes[j as usize].state.hash64(),
-                ) {
-                    Entry::Occupied(_) => continue,
-                    Entry::Vacant(v) => {
-                        v.insert(fresh);
-                    }
-                }
-                side.nodes.push(Node {
-                    state,
-                    parent: idx as u32,
-                    came_from: C::Tile::from_index(blank),
-                });
-                if let Some(j) = sides[1 - a].find(state, hash) {
-                    let len = depth(&sides[a], fresh) + depth(&sides[1 - a], j);
+                let Some(fresh) = sides[a].insert(&child, idx as u32) else {
+                    continue;
+                };
+                if let Some(j) = sides[1 - a].find(&child, sides[a].position()) {
+                    let len = depth[a] + 1 + sides[1 - a].depth(j);
                     if best.is_none_or(|(l, _, _)| len < l) {
                         best = Some((len, fresh, j));
                     }
                 }
             }
         }
-        sides[a].layer_start = layer_end;
+        layer_start[a] = end;
+        depth[a] += 1;
         if let Some((_, i, j)) = best {
             meeting = Some(if a == 0 { (i, j) } else { (j, i) });
             status = Some(Status::Solved);
         }
     }
-    stats.stored_peak = (sides[0].nodes.len() + sides[1].nodes.len()) as u64;
+    stats.stored_peak = (sides[0].len() + sides[1].len()) as u64;
     stats.memory_bytes = sides[0].bytes() + sides[1].bytes();
     let moves = meeting.map(|(f, b)| {
-        let mut moves = trace_back(geometry, f, |j| link(&sides[0], j));
+        let mut moves = sides[0].moves_to(geometry, f);
         // The backward half, traced from the goal to the meeting, is walked in reverse:
         // each of its moves is undone, in reverse order.
-        let back = trace_back(geometry, b, |j| link(&sides[1], j));
+        let back = sides[1].moves_to(geometry, b);
         moves.extend(back.iter().rev().map(|m| m.inverse()));
         moves
     });
@@ -191,20 +440,4 @@ fn run_with<C: Capacity, P: Packed<C>>(
         stats,
         per_iteration: Vec::new(),
     }
-}
-
-/// Node `j`'s state and parent, for [`trace_back`].
-fn link<P: Copy, T>(side: &Side<P, T>, j: u32) -> (P, u32) {
-    let n = &side.nodes[j as usize];
-    (n.state, n.parent)
-}
-
-/// The depth of node `i` of a side (its distance from that side's root).
-fn depth<P, T>(side: &Side<P, T>, mut i: u32) -> usize {
-    let mut d = 0;
-    while side.nodes[i as usize].parent != u32::MAX {
-        i = side.nodes[i as usize].parent;
-        d += 1;
-    }
-    d
 }

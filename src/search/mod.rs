@@ -28,6 +28,7 @@ mod bibfs;
 pub mod duplicates;
 mod idastar;
 mod idastar_par;
+mod implicit;
 mod limits;
 pub mod packed;
 mod registry;

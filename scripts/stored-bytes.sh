@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Bytes of heap per stored state (peak heap / peak stored states) by board size and algorithm,
+# for the searches that store states (issue 27: stored states as compact as the size allows).
+#
+#   scripts/stored-bytes.sh            # prints a markdown table per pass on stdout
+#   BENCH=/work/baseline/bench scripts/stored-bytes.sh   # the same with another binary
+#
+# Two passes over square boards of SIZES (default "4 5 6 7 8 9 10 11 12"), COUNT random walks
+# per size (default 4, seed SEED): the informed searches and bibfs on walks of MOVES moves
+# (default 24, heuristic manhattan), the blind bfs and dijkstra on walks of BLIND_MOVES
+# (default 12). Every job: --threads 1, --timeout TIMEOUT (default 30s), --max-memory MAXMEM
+# (default 4GiB). The figure is the mean over solved jobs of peak_heap_bytes /
+# peak_stored_nodes; `-` where no job was solved. OUT (default a temporary directory) keeps
+# the instances and CSVs.
+source "$(dirname "$0")/lib.sh"
+
+SIZES=${SIZES:-4 5 6 7 8 9 10 11 12}
+COUNT=${COUNT:-4}
+SEED=${SEED:-27}
+MOVES=${MOVES:-24}
+BLIND_MOVES=${BLIND_MOVES:-12}
+ALGOS=${ALGOS:-astar,bibfs,greedy,wastar:2}
+BLIND_ALGOS=${BLIND_ALGOS:-bfs,dijkstra}
+TIMEOUT=${TIMEOUT:-30s}
+MAXMEM=${MAXMEM:-4GiB}
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+
+# pass NAME ALGOS MOVES: generates the walks, runs them, prints the table.
+pass() {
+  local name=$1 algos=$2 moves=$3 files=()
+  for n in $SIZES; do
+    local f="$OUT/$name-${n}x$n.txt"
+    rm -f "$f"
+    "$BENCH" gen --rows "$n" --cols "$n" --moves "$moves" --count "$COUNT" \
+      --seed "$((SEED * 100 + n))" --out "$f" 2>/dev/null
+    files+=("$f")
+  done
+  local csv="$OUT/$name.csv"
+  rm -f "$csv" "$csv.meta.json"
+  "$BENCH" run --instances "${files[@]}" --algos "$algos" --heuristics manhattan \
+    --timeout "$TIMEOUT" --max-memory "$MAXMEM" --threads 1 --out "$csv" 2> "$OUT/$name.txt"
+  echo "### $name: walks of $moves moves, $COUNT per size, bytes per stored state"
+  echo
+  python3 - "$csv" "$algos" <<'PY'
+import csv, sys
+from collections import defaultdict
+path, algos = sys.argv[1], sys.argv[2].split(",")
+ratios = defaultdict(list)
+sizes = []
+for row in csv.DictReader(open(path)):
+    size = f"{row['rows']}x{row['cols']}"
+    if size not in sizes:
+        sizes.append(size)
+    if row["status"] != "solved" or int(row["peak_stored_nodes"] or 0) == 0:
+        continue
+    ratios[(size, row["algorithm"])].append(
+        int(row["peak_heap_bytes"]) / int(row["peak_stored_nodes"]))
+print("| board | cells | " + " | ".join(algos) + " |")
+print("| --- | ---: | " + " | ".join("---:" for _ in algos) + " |")
+for s in sorted(sizes, key=lambda s: int(s.split("x")[0]) * int(s.split("x")[1])):
+    r, c = map(int, s.split("x"))
+    cells = []
+    for a in algos:
+        v = ratios.get((s, a))
+        cells.append(f"{sum(v) / len(v):.1f} ({len(v)})" if v else "-")
+    print(f"| {s} | {r * c} | " + " | ".join(cells) + " |")
+PY
+  echo
+}
+
+echo "Binary: $BENCH; SEED=$SEED COUNT=$COUNT TIMEOUT=$TIMEOUT MAXMEM=$MAXMEM; (k) = solved jobs averaged"
+echo
+pass informed "$ALGOS" "$MOVES"
+pass blind "$BLIND_ALGOS" "$BLIND_MOVES"
