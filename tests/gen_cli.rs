@@ -2,7 +2,7 @@
 //! default file names, large boards, conversion, and clear errors.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use npuzzle::Goal;
@@ -13,14 +13,7 @@ fn bench() -> Command {
     Command::cargo_bin("bench").expect("the bench binary")
 }
 
-fn data_dir() -> PathBuf {
-    let near = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
-    if near.join("korf100.tsv").exists() {
-        near.to_path_buf()
-    } else {
-        PathBuf::from("/work/shared/data")
-    }
-}
+use crate::common::data_dir;
 
 /// Runs `bench gen ARGS --out -` and returns stdout.
 fn gen_stdout(args: &[&str]) -> String {

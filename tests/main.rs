@@ -28,3 +28,4 @@ mod run_external;
 mod search_agreement;
 mod solve_cli;
 mod state_space;
+mod write_errors;

@@ -196,7 +196,8 @@ fn limits_stop_every_worker() {
     };
     let r = two.install(|| par(&board, Goal::BlankFirst, &h, &limits));
     assert_eq!(r.status, Status::Timeout);
-    assert!(start.elapsed() < Duration::from_secs(5));
+    // Far above the 300 ms limit (a loaded machine), far below the search's own end.
+    assert!(start.elapsed() < Duration::from_secs(60));
 
     let limits = Limits {
         cancel: Some(Arc::new(AtomicBool::new(true))),

@@ -531,6 +531,53 @@ fn shards_partition_the_run_and_merge_joins_them() {
         .stderr(predicates::str::contains("again.csv:2").and(predicates::str::contains("s1.csv")));
     assert!(!d.join("dup.csv").exists());
 
+    // An interrupted shard: two rows fewer than planned, the sidecar saying so. Refused,
+    // naming it and the count; accepted with --allow-incomplete, loudly.
+    let text = std::fs::read_to_string(d.join("s1.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut: String = lines[..lines.len() - 2]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(d.join("cut.csv"), cut).unwrap();
+    let sidecar = std::fs::read_to_string(d.join("s1.csv.meta.json")).unwrap();
+    let planned = lines.len() - 1;
+    assert!(
+        sidecar.contains(&format!("\"jobs_planned\": {planned}")),
+        "{sidecar}"
+    );
+    let sidecar = sidecar.replace("\"status\": \"complete\"", "\"status\": \"interrupted\"");
+    std::fs::write(d.join("cut.csv.meta.json"), sidecar).unwrap();
+    let missing = format!("2 of {planned} planned jobs missing");
+    bench()
+        .current_dir(d)
+        .args(["merge", "cut.csv", "s2.csv", "s3.csv", "--out", "cut-m.csv"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "cut.csv: its run is not finished",
+        ))
+        .stderr(predicates::str::contains(&missing))
+        .stderr(predicates::str::contains("interrupted"));
+    assert!(!d.join("cut-m.csv").exists());
+    bench()
+        .current_dir(d)
+        .args(["merge", "cut.csv", "s2.csv", "s3.csv", "--out", "cut-m.csv"])
+        .arg("--allow-incomplete")
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("warning: cut.csv"))
+        .stderr(predicates::str::contains(&missing));
+    assert_eq!(moves_by_key("cut-m.csv").len(), full.len() - 2);
+
+    // `report` counts no job twice either.
+    bench()
+        .current_dir(d)
+        .args(["report", "s1.csv", "s1.csv"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("s1.csv:2"));
+
     // A file with another header.
     let text = std::fs::read_to_string(d.join("s2.csv")).unwrap();
     std::fs::write(d.join("other.csv"), text.replacen("run_id,", "id,", 1)).unwrap();
@@ -653,14 +700,7 @@ fn ctrl_c_stops_cleanly_with_130_and_resume_completes() {
     assert_complete(d);
 }
 
-fn data_dir() -> PathBuf {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
-    if beside.is_dir() {
-        beside
-    } else {
-        PathBuf::from("/work/shared/data")
-    }
-}
+use crate::common::data_dir;
 
 #[test]
 fn korf_instances_through_the_harness_match_the_published_counts() {
@@ -1085,4 +1125,53 @@ fn a_pattern_database_with_tile_groups_is_one_heuristic_of_the_list() {
             .insert(r["moves"].clone());
     }
     assert!(moves.values().all(|m| m.len() == 1), "{moves:?}");
+}
+
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+#[test]
+fn run_and_census_refuse_an_out_that_is_not_a_regular_file_and_leave_it_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "w.tsv", 3, 10, 1, 1);
+    let fifo = d.join("fifo");
+    mkfifo(&fifo);
+    std::fs::create_dir(d.join("sub")).unwrap();
+    for (out, kind) in [("fifo", "a FIFO"), ("sub", "a directory")] {
+        for resume in [false, true] {
+            let mut args = vec!["--quiet", "--instances", "w.tsv", "--out", out];
+            if resume {
+                args.push("--resume");
+            }
+            // A FIFO without a reader would block an open: the timeout catches a hang.
+            bench()
+                .current_dir(d)
+                .arg("run")
+                .args(&args)
+                .timeout(Duration::from_secs(120))
+                .assert()
+                .failure()
+                .code(1)
+                .stderr(predicate::str::contains(format!("--out {out}")))
+                .stderr(predicate::str::contains(kind));
+        }
+        bench()
+            .current_dir(d)
+            .args(["census", "--size", "2x2", "--quiet", "--out", out])
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .failure()
+            .code(1)
+            .stderr(predicate::str::contains(format!("--out {out}")))
+            .stderr(predicate::str::contains(kind));
+    }
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(std::fs::metadata(d.join("sub")).unwrap().is_dir());
+    assert!(!d.join("fifo.partial").exists() && !d.join("fifo.meta.json").exists());
 }

@@ -724,3 +724,97 @@ fn the_instance_files_optimal_column_is_the_known_optimal_length() {
     assert_eq!(cell("right", "3", "known_optimal"), "");
     assert_eq!(cell("detour", "3", "suboptimal"), "");
 }
+
+/// The live (not zombie) children of `parent`, from /proc (field 4 of stat).
+fn children_of(parent: i32) -> Vec<i32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.len() > 1 && f[1].parse::<i32>() == Ok(parent) && f[0] != "Z" {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Whether `pid` is still running (gone or a zombie count as ended).
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim_start().to_string()))
+        .is_some_and(|r| !r.starts_with('Z'))
+}
+
+/// Kills the child when dropped, so a failing test leaves no run behind.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_killed_run_leaves_no_solver_or_isolated_child_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Two 5 x 5 boards: isolated IDA* with misplaced tiles, or a sleeping solver, runs for
+    // far longer than this test; two threads run both boards at once.
+    write_walks(d, "p5.tsv", 5, 300, 2, 13);
+    let isolated: &[&str] = &[
+        "--algos",
+        "idastar",
+        "--heuristics",
+        "misplaced",
+        "--isolate",
+    ];
+    let solver: &[&str] = &["--solver", "nap=exec sleep 300"];
+    for (pairs, out) in [(isolated, "iso.csv"), (solver, "nap.csv")] {
+        let child = std::process::Command::new(BENCH)
+            .current_dir(d)
+            .args(["run", "--quiet", "--instances", "p5.tsv", "--out", out])
+            .args(["--threads", "2", "--timeout", "600s"])
+            .args(pairs)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut child = KillOnDrop(child);
+        let bench_pid = child.0.id() as i32;
+        let start = std::time::Instant::now();
+        let mut kids = children_of(bench_pid);
+        while kids.len() < 2 {
+            assert!(
+                start.elapsed().as_secs() < 120,
+                "{pairs:?}: the jobs never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            kids = children_of(bench_pid);
+        }
+        // SAFETY: kill(2) on our own child.
+        unsafe {
+            libc::kill(bench_pid, libc::SIGKILL);
+        }
+        child.0.wait().unwrap();
+        for pid in kids {
+            let waited = std::time::Instant::now();
+            while running(pid) {
+                assert!(
+                    waited.elapsed().as_secs() < 30,
+                    "{pairs:?}: child {pid} of the killed run still runs"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+    }
+}

@@ -38,11 +38,15 @@ pub struct DistributionWriter {
 
 impl DistributionWriter {
     /// Creates `<path>.partial` with the header (and removes a stale `<path>`, so that no
-    /// complete-looking file from an earlier run survives next to this run's sidecar).
+    /// complete-looking file from an earlier run survives next to this run's sidecar). A
+    /// `<path>` that exists and is not a regular file is refused, untouched.
     pub fn create(path: &Path, rows: usize, cols: usize, goal: Goal) -> io::Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
+        // Never replace a device, a FIFO or a directory by the renamed `.partial`.
+        crate::infra::output::refuse_non_regular(path, "--out")?;
+        crate::infra::output::refuse_non_regular(&partial_path(path), "--out")?;
         match std::fs::remove_file(path) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}

@@ -101,7 +101,9 @@ impl Seed {
         self.seed.unwrap_or_else(|| {
             let seed = u64::from(rand::random::<u32>());
             if !quiet {
-                eprintln!("seed: {seed} (fresh; pass --seed {seed} to reproduce)");
+                crate::infra::output::note(format_args!(
+                    "seed: {seed} (fresh; pass --seed {seed} to reproduce)\n"
+                ));
             }
             seed
         })

@@ -17,11 +17,20 @@ pub struct MergeArgs {
     /// and their own metadata, goes to <FILE>.meta.json.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Merge inputs whose run did not finish (their sidecar says so) anyway, with a warning
+    /// naming each and its missing jobs; without it they are refused.
+    #[arg(long)]
+    pub allow_incomplete: bool,
 }
 
 /// Runs `bench merge`; returns the exit status.
 pub fn run(args: MergeArgs) -> anyhow::Result<i32> {
-    let merged = merge::merge(&args.inputs, &args.out, std::env::args().collect())?;
+    let merged = merge::merge(
+        &args.inputs,
+        &args.out,
+        std::env::args().collect(),
+        args.allow_incomplete,
+    )?;
     if let Some(mp) = merged.sidecar {
         eprintln!(
             "merged {} rows from {} file(s) into {} (metadata: {})",

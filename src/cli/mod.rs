@@ -51,6 +51,7 @@ pub enum Command {
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> i32 {
+    crate::infra::output::install_write_failure_handling();
     let cli = Cli::parse();
     if let Some(dir) = &cli.pdb_dir {
         crate::heuristic::pdb::set_cache_dir(Some(dir.clone()));
@@ -66,12 +67,14 @@ pub fn main() -> i32 {
         Command::Census(args) => census::run(args),
     };
     match result {
+        // Done, but a diagnostic was lost on the way (stderr full or closed): say so.
+        Ok(0) if crate::infra::output::diagnostics_lost() => crate::infra::output::EXIT_WRITE_ERROR,
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            if e.downcast_ref::<crate::infra::output::WriteError>()
-                .is_some()
-            {
+            // Not eprintln!: a full or closed stderr must not turn an error into a panic.
+            let _ =
+                std::io::Write::write_fmt(&mut std::io::stderr(), format_args!("error: {e:#}\n"));
+            if crate::infra::output::is_write_failure(&e) {
                 crate::infra::output::EXIT_WRITE_ERROR
             } else {
                 1

@@ -19,7 +19,7 @@ pub struct DurationLimit(pub Option<Duration>);
 
 /// Parses `--timeout`: `60s`, `500ms`, `2m`, a plain number of seconds, or `none`.
 pub fn parse_duration_limit(s: &str) -> Result<DurationLimit, String> {
-    limits::parse_duration(s)
+    limits::parse_duration_limit(s)
         .map(DurationLimit)
         .map_err(|e| e.to_string())
 }
@@ -30,7 +30,7 @@ pub struct SizeLimit(pub Option<u64>);
 
 /// Parses `--max-memory`: `64MiB`, `2GiB`, `500MB`, a plain number of bytes, or `none`.
 pub fn parse_size_limit(s: &str) -> Result<SizeLimit, String> {
-    limits::parse_optional_size(s)
+    limits::parse_memory_limit(s)
         .map(SizeLimit)
         .map_err(|e| e.to_string())
 }

@@ -13,13 +13,13 @@
 //! says which.
 
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -130,15 +130,23 @@ pub enum ProcessError {
     },
 }
 
-/// The longest a blocked stdout/stderr reader is waited for after the group was killed (a
-/// process that left the group with `setsid` may keep the pipe open).
-const READER_DEADLINE: Duration = Duration::from_secs(2);
+/// The longest the pipes are drained after the command ended (a process that left the group
+/// with `setsid` may hold stdout open and keep writing: its words after the command's end are
+/// not the command's answer, and it is never waited for).
+const DRAIN_DEADLINE: Duration = Duration::from_millis(200);
 /// Bytes of stderr kept.
 const STDERR_TAIL: usize = 4096;
 /// How often the watchdog samples the group's memory and CPU time in `/proc`.
 const SAMPLE_PERIOD: Duration = Duration::from_millis(5);
+/// The longest the watchdog sleeps between looks at the clock, the cancel flag and the group.
+const LONGEST_NAP: Duration = Duration::from_millis(2);
 
 /// Runs `command` with `/bin/sh -c`, writes `stdin` to it, and waits, enforcing `limits`.
+///
+/// The answer is what the command wrote before its own process ended: the pipes are read
+/// while it runs and drained when it ends, never waited on for an end-of-file a grandchild
+/// that left the group could withhold. The child dies with the thread that started it
+/// (`PR_SET_PDEATHSIG`), so a `bench run` killed with SIGKILL leaves no solver behind.
 pub fn run(
     command: &str,
     stdin: Vec<u8>,
@@ -148,6 +156,76 @@ pub fn run(
         .memory
         .filter(|_| limits.cgroup)
         .and_then(MemoryCgroup::create);
+    // RLIMIT_CPU counts whole seconds: the limit rounded up, at least one.
+    let cpu_secs = limits
+        .cpu
+        .map(|c| (c.as_secs() + u64::from(c.subsec_nanos() > 0)).max(1));
+    let start = Instant::now();
+    let mut child = spawn(command, cgroup.as_ref(), cpu_secs)?;
+    let pid = child.id() as libc::pid_t;
+    let mut pipes = Pipes::new(&mut child, stdin, limits.max_stdout);
+    let watched = match watch(pid, limits, cgroup.is_some(), start, &mut pipes) {
+        Ok(w) => w,
+        Err(source) => {
+            kill_group(pid, libc::SIGKILL);
+            return Err(ProcessError::Wait {
+                command: command.to_string(),
+                source,
+            });
+        }
+    };
+    let wall = start.elapsed();
+    // Whatever the command left behind in its group goes now; what it wrote is in the pipes.
+    let leftover_killed = group_alive(pid);
+    kill_group(pid, libc::SIGKILL);
+    pipes.drain(DRAIN_DEADLINE);
+    let Watched {
+        status,
+        usage,
+        mut stop,
+        killed,
+        sampled_peak,
+    } = watched;
+    let exit = if libc::WIFEXITED(status) {
+        Exit::Code(libc::WEXITSTATUS(status))
+    } else {
+        Exit::Signal(libc::WTERMSIG(status))
+    };
+    let user = timeval(usage.ru_utime);
+    let system = timeval(usage.ru_stime);
+    if stop.is_none() && exit != Exit::Code(0) {
+        let oom = cgroup.as_ref().is_some_and(MemoryCgroup::oom_killed);
+        stop = kernel_stop(exit, oom, cpu_secs, killed, user + system);
+    }
+    let rusage_peak = (usage.ru_maxrss.max(0) as u64) * 1024;
+    let (peak_memory, measured_by) = match &cgroup {
+        Some(c) => (c.peak().unwrap_or(0).max(rusage_peak), "cgroup"),
+        None => (sampled_peak.max(rusage_peak), "rusage+sampling"),
+    };
+    let (stdout, stdout_truncated, stderr_tail) = pipes.into_output();
+    Ok(Measured {
+        exit,
+        stop,
+        wall,
+        user,
+        system,
+        peak_memory,
+        measured_by,
+        stdout,
+        stdout_truncated,
+        stderr_tail,
+        leftover_killed,
+    })
+}
+
+/// Starts `/bin/sh -c command` as the leader of a new process group, with piped standard
+/// streams, in `cgroup` if one was made, under `RLIMIT_CPU` `cpu_secs` (hard limit one second
+/// later), and killed by the kernel if the thread that started it dies.
+fn spawn(
+    command: &str,
+    cgroup: Option<&MemoryCgroup>,
+    cpu_secs: Option<u64>,
+) -> Result<std::process::Child, ProcessError> {
     let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c")
         .arg(command)
@@ -155,15 +233,21 @@ pub fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    // RLIMIT_CPU counts whole seconds: the limit rounded up, at least one.
-    let cpu_secs = limits
-        .cpu
-        .map(|c| (c.as_secs() + u64::from(c.subsec_nanos() > 0)).max(1));
-    let procs_fd = cgroup.as_ref().map(|c| c.procs.as_raw_fd());
+    let procs_fd = cgroup.map(|c| c.procs.as_raw_fd());
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs in the child between fork and exec and calls only
-    // async-signal-safe functions (setrlimit, getpid, write) on memory prepared before the fork.
+    // async-signal-safe functions (prctl, getppid, setrlimit, getpid, write) on memory
+    // prepared before the fork.
     unsafe {
         cmd.pre_exec(move || {
+            // Dies with us, even of SIGKILL; if we died before this line, go now.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
             if let Some(fd) = procs_fd {
                 let mut buf = [0u8; 20];
                 let digits = format_pid(libc::getpid() as u64, &mut buf);
@@ -183,143 +267,95 @@ pub fn run(
             Ok(())
         });
     }
-    let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|source| ProcessError::Spawn {
+    cmd.spawn().map_err(|source| ProcessError::Spawn {
         command: command.to_string(),
         source,
-    })?;
-    let pid = child.id() as libc::pid_t;
+    })
+}
+
+/// How the watched process ended and what the watchdog did on the way.
+struct Watched {
+    status: i32,
+    usage: libc::rusage,
+    stop: Option<Stop>,
+    /// Whether we sent SIGKILL.
+    killed: bool,
+    sampled_peak: u64,
+}
+
+/// Serves the pipes and enforces the limits until the process `pid` ends: the timeout and
+/// the cancel flag from our clock, memory (without a cgroup) and the group's CPU time from
+/// samples of `/proc`; SIGTERM first, SIGKILL after the grace time (at once for memory and
+/// cancel).
+fn watch(
+    pid: libc::pid_t,
+    limits: &ProcessLimits,
+    has_cgroup: bool,
+    start: Instant,
+    pipes: &mut Pipes,
+) -> io::Result<Watched> {
     // Where the kernel offers one, a pidfd wakes the wait below the moment the process ends,
     // so a quick job is not charged the rest of a nap.
     let pidfd = pidfd_open(pid);
-
-    // Feed stdin from its own thread: a solver that never reads it must not block us.
-    let mut child_stdin = child.stdin.take().expect("piped");
-    let writer = thread::spawn(move || {
-        let _ = child_stdin.write_all(&stdin);
-    });
-    let (out_tx, out_rx) = mpsc::channel();
-    let mut child_stdout = child.stdout.take().expect("piped");
-    let max_stdout = limits.max_stdout;
-    thread::spawn(move || {
-        let _ = out_tx.send(read_capped(&mut child_stdout, max_stdout));
-    });
-    let (err_tx, err_rx) = mpsc::channel();
-    let mut child_stderr = child.stderr.take().expect("piped");
-    thread::spawn(move || {
-        let _ = err_tx.send(read_tail(&mut child_stderr, STDERR_TAIL));
-    });
-
-    let mut stop = None;
+    let mut w = Watched {
+        status: 0,
+        // SAFETY: an all-zero rusage is a valid value of this plain C struct.
+        usage: unsafe { std::mem::zeroed() },
+        stop: None,
+        killed: false,
+        sampled_peak: 0,
+    };
     let mut term_sent: Option<Instant> = None;
-    let mut killed = false;
-    let mut sampled_peak = 0u64;
     let mut nap = Duration::from_micros(50);
+    let watch_memory = limits.memory.is_some() && !has_cgroup;
     // The first sample after one period: a process that ends sooner is measured by rusage
     // alone, and a quick job pays no scan of /proc.
     let mut next_sample = start + SAMPLE_PERIOD;
-    let (status, usage) = loop {
-        match wait4(pid, true) {
-            Ok(Some(done)) => break done,
-            Ok(None) => {}
-            Err(source) => {
-                kill_group(pid, libc::SIGKILL);
-                return Err(ProcessError::Wait {
-                    command: command.to_string(),
-                    source,
-                });
-            }
+    loop {
+        if let Some((status, usage)) = wait4(pid, true)? {
+            (w.status, w.usage) = (status, usage);
+            return Ok(w);
         }
         let now = Instant::now();
-        let elapsed = now - start;
-        if stop.is_none()
-            && let Some(t) = limits.timeout
-            && elapsed >= t
-        {
-            stop = Some(Stop::Timeout);
+        if w.stop.is_none() && limits.timeout.is_some_and(|t| now - start >= t) {
+            w.stop = Some(Stop::Timeout);
         }
-        let watch_memory = limits.memory.is_some() && cgroup.is_none();
         if (watch_memory || limits.cpu.is_some()) && now >= next_sample {
             next_sample = now + SAMPLE_PERIOD;
             let g = sample_group(pid);
-            sampled_peak = sampled_peak.max(g.rss);
-            if stop.is_none() && watch_memory && limits.memory.is_some_and(|m| g.rss > m) {
-                stop = Some(Stop::MemoryLimit);
+            w.sampled_peak = w.sampled_peak.max(g.rss);
+            if w.stop.is_none() && watch_memory && limits.memory.is_some_and(|m| g.rss > m) {
+                w.stop = Some(Stop::MemoryLimit);
                 kill_group(pid, libc::SIGKILL);
-                killed = true;
+                w.killed = true;
             }
-            if stop.is_none() && limits.cpu.is_some_and(|c| g.cpu > c) {
-                stop = Some(Stop::CpuLimit);
+            if w.stop.is_none() && limits.cpu.is_some_and(|c| g.cpu > c) {
+                w.stop = Some(Stop::CpuLimit);
             }
         }
-        if stop.is_none()
-            && limits
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::SeqCst))
-        {
-            stop = Some(Stop::Cancelled);
+        let cancelled = limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst));
+        if w.stop.is_none() && cancelled {
+            w.stop = Some(Stop::Cancelled);
             kill_group(pid, libc::SIGKILL);
-            killed = true;
+            w.killed = true;
         }
-        if stop.is_some() && term_sent.is_none() && !killed {
+        if w.stop.is_some() && term_sent.is_none() && !w.killed {
             kill_group(pid, libc::SIGTERM);
             term_sent = Some(now);
         }
-        if let Some(t) = term_sent
-            && !killed
-            && now - t >= limits.grace
-        {
+        if term_sent.is_some_and(|t| !w.killed && now - t >= limits.grace) {
             kill_group(pid, libc::SIGKILL);
-            killed = true;
+            w.killed = true;
         }
-        match &pidfd {
-            Some(fd) => wait_readable(fd, Duration::from_millis(2)),
-            None => {
-                thread::sleep(nap);
-                nap = (nap * 2).min(Duration::from_millis(2));
-            }
+        if pidfd.is_some() {
+            nap = LONGEST_NAP;
         }
-    };
-    let wall = start.elapsed();
-    // Whatever the command left behind in its group goes now.
-    let leftover_killed = group_alive(pid);
-    kill_group(pid, libc::SIGKILL);
-    let _ = writer.join();
-    let (stdout, stdout_truncated) = out_rx
-        .recv_timeout(READER_DEADLINE)
-        .unwrap_or((Vec::new(), false));
-    let stderr_tail = err_rx.recv_timeout(READER_DEADLINE).unwrap_or_default();
-
-    let exit = if libc::WIFEXITED(status) {
-        Exit::Code(libc::WEXITSTATUS(status))
-    } else {
-        Exit::Signal(libc::WTERMSIG(status))
-    };
-    let user = timeval(usage.ru_utime);
-    let system = timeval(usage.ru_stime);
-    if stop.is_none() && exit != Exit::Code(0) {
-        let oom = cgroup.as_ref().is_some_and(MemoryCgroup::oom_killed);
-        stop = kernel_stop(exit, oom, cpu_secs, killed, user + system);
+        pipes.pump(pidfd.as_ref(), nap);
+        nap = (nap * 2).min(LONGEST_NAP);
     }
-    let rusage_peak = (usage.ru_maxrss.max(0) as u64) * 1024;
-    let (peak_memory, measured_by) = match &cgroup {
-        Some(c) => (c.peak().unwrap_or(0).max(rusage_peak), "cgroup"),
-        None => (sampled_peak.max(rusage_peak), "rusage+sampling"),
-    };
-    Ok(Measured {
-        exit,
-        stop,
-        wall,
-        user,
-        system,
-        peak_memory,
-        measured_by,
-        stdout,
-        stdout_truncated,
-        stderr_tail,
-        leftover_killed,
-    })
 }
 
 /// The limit the kernel enforced, read from how the process ended: the kernel's signal is the
@@ -360,24 +396,6 @@ fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
     // SAFETY: a non-negative result is a descriptor we own.
     (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
-}
-
-/// Waits until `fd` is readable (a pidfd: the process ended) or `most` has passed.
-fn wait_readable(fd: &OwnedFd, most: Duration) {
-    let mut p = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let ts = libc::timespec {
-        tv_sec: most.as_secs() as libc::time_t,
-        tv_nsec: most.subsec_nanos() as libc::c_long,
-    };
-    // SAFETY: one valid pollfd, a valid timespec, no signal mask; an error (EINTR) just ends
-    // this nap early.
-    unsafe {
-        libc::ppoll(&mut p, 1, &ts, std::ptr::null());
-    }
 }
 
 /// Writes `n` in decimal into `buf` without allocating (for use between fork and exec).
@@ -488,45 +506,196 @@ fn sample_group(pgid: libc::pid_t) -> GroupSample {
     sum
 }
 
-fn read_capped(r: &mut impl Read, max: usize) -> (Vec<u8>, bool) {
-    let mut out = Vec::new();
-    let mut buf = [0u8; 64 * 1024];
-    let mut truncated = false;
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                let room = max.saturating_sub(out.len());
-                out.extend_from_slice(&buf[..n.min(room)]);
-                truncated |= n > room;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    (out, truncated)
+/// The command's three standard streams on our side, non-blocking, served by `poll` from the
+/// watchdog's loop: stdin fed as the command reads it, stdout kept up to a cap (the rest read
+/// and dropped), the tail of stderr kept.
+struct Pipes {
+    stdin: Option<std::process::ChildStdin>,
+    input: Vec<u8>,
+    written: usize,
+    stdout: Option<std::process::ChildStdout>,
+    out: Vec<u8>,
+    max_out: usize,
+    truncated: bool,
+    stderr: Option<std::process::ChildStderr>,
+    err: Vec<u8>,
 }
 
-fn read_tail(r: &mut impl Read, keep: usize) -> String {
-    let mut tail = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                tail.extend_from_slice(&buf[..n]);
-                if tail.len() > 2 * keep {
-                    tail.drain(..tail.len() - keep);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
+/// What one non-blocking read or write came to.
+enum Io {
+    /// Some bytes moved; there may be more.
+    Moved,
+    /// Nothing now (`EAGAIN`).
+    Later,
+    /// End of file or an error: this stream is done.
+    Done,
+}
+
+fn set_nonblocking(fd: i32) {
+    // SAFETY: fcntl on a descriptor we own, with integer arguments only.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
         }
     }
-    if tail.len() > keep {
-        tail.drain(..tail.len() - keep);
+}
+
+/// One non-blocking `read` from `fd` into `buf`.
+fn read_some(fd: i32, buf: &mut [u8]) -> (Io, usize) {
+    // SAFETY: `buf` is valid and writable for its length.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    match n {
+        0 => (Io::Done, 0),
+        n if n > 0 => (Io::Moved, n as usize),
+        _ => match io::Error::last_os_error().kind() {
+            io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => (Io::Later, 0),
+            _ => (Io::Done, 0),
+        },
     }
-    String::from_utf8_lossy(&tail).into_owned()
+}
+
+impl Pipes {
+    fn new(child: &mut std::process::Child, input: Vec<u8>, max_out: usize) -> Pipes {
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        for fd in [
+            stdin.as_ref().map(|s| s.as_raw_fd()),
+            stdout.as_ref().map(|s| s.as_raw_fd()),
+            stderr.as_ref().map(|s| s.as_raw_fd()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            set_nonblocking(fd);
+        }
+        let mut pipes = Pipes {
+            stdin,
+            input,
+            written: 0,
+            stdout,
+            out: Vec::new(),
+            max_out,
+            truncated: false,
+            stderr,
+            err: Vec::new(),
+        };
+        pipes.feed();
+        pipes
+    }
+
+    /// Writes what the pipe takes of the input now; closes stdin when all is written or the
+    /// command stopped reading.
+    fn feed(&mut self) {
+        while let Some(s) = &self.stdin {
+            let rest = &self.input[self.written..];
+            if rest.is_empty() {
+                self.stdin = None;
+                return;
+            }
+            // SAFETY: `rest` is valid for its length.
+            let n = unsafe { libc::write(s.as_raw_fd(), rest.as_ptr().cast(), rest.len()) };
+            if n > 0 {
+                self.written += n as usize;
+                continue;
+            }
+            let kind = io::Error::last_os_error().kind();
+            if !matches!(kind, io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) {
+                self.stdin = None; // EPIPE: the command does not read (all of) its input.
+            }
+            return;
+        }
+    }
+
+    /// Reads what stdout and stderr hold now; returns whether anything moved.
+    fn read_ready(&mut self) -> bool {
+        let mut buf = [0u8; 64 * 1024];
+        let mut moved = false;
+        if let Some(s) = &self.stdout {
+            match read_some(s.as_raw_fd(), &mut buf) {
+                (Io::Moved, n) => {
+                    let room = self.max_out.saturating_sub(self.out.len());
+                    self.out.extend_from_slice(&buf[..n.min(room)]);
+                    self.truncated |= n > room;
+                    moved = true;
+                }
+                (Io::Done, _) => self.stdout = None,
+                (Io::Later, _) => {}
+            }
+        }
+        if let Some(s) = &self.stderr {
+            match read_some(s.as_raw_fd(), &mut buf) {
+                (Io::Moved, n) => {
+                    self.err.extend_from_slice(&buf[..n]);
+                    if self.err.len() > 2 * STDERR_TAIL {
+                        self.err.drain(..self.err.len() - STDERR_TAIL);
+                    }
+                    moved = true;
+                }
+                (Io::Done, _) => self.stderr = None,
+                (Io::Later, _) => {}
+            }
+        }
+        moved
+    }
+
+    /// Waits up to `most` for one of the streams or `pidfd` (the process ended), then serves
+    /// the streams.
+    fn pump(&mut self, pidfd: Option<&OwnedFd>, most: Duration) {
+        let mut fds = Vec::with_capacity(4);
+        let mut add = |fd: Option<i32>, events: i16| {
+            if let Some(fd) = fd {
+                fds.push(libc::pollfd {
+                    fd,
+                    events,
+                    revents: 0,
+                });
+            }
+        };
+        add(pidfd.map(|f| f.as_raw_fd()), libc::POLLIN);
+        add(self.stdin.as_ref().map(|s| s.as_raw_fd()), libc::POLLOUT);
+        add(self.stdout.as_ref().map(|s| s.as_raw_fd()), libc::POLLIN);
+        add(self.stderr.as_ref().map(|s| s.as_raw_fd()), libc::POLLIN);
+        let ts = libc::timespec {
+            tv_sec: most.as_secs() as libc::time_t,
+            tv_nsec: most.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: `fds` holds valid pollfds for its length, `ts` is valid, no signal mask; an
+        // error (EINTR) just ends this nap early.
+        unsafe {
+            libc::ppoll(
+                fds.as_mut_ptr(),
+                fds.len() as libc::nfds_t,
+                &ts,
+                std::ptr::null(),
+            );
+        }
+        self.feed();
+        self.read_ready();
+    }
+
+    /// After the command ended: reads what it left in the pipes, without waiting for an end
+    /// of file, for at most `most`.
+    fn drain(&mut self, most: Duration) {
+        self.stdin = None;
+        let until = Instant::now() + most;
+        while (self.stdout.is_some() || self.stderr.is_some())
+            && self.read_ready()
+            && Instant::now() < until
+        {}
+    }
+
+    fn into_output(self) -> (Vec<u8>, bool, String) {
+        let mut err = self.err;
+        if err.len() > STDERR_TAIL {
+            err.drain(..err.len() - STDERR_TAIL);
+        }
+        (
+            self.out,
+            self.truncated,
+            String::from_utf8_lossy(&err).into_owned(),
+        )
+    }
 }
 
 /// A cgroup v1 memory group made for one job, removed when dropped.
@@ -651,6 +820,57 @@ mod tests {
         let m = run("kill -XCPU $$", Vec::new(), &ProcessLimits::default()).unwrap();
         assert_eq!(m.stop, None);
         assert_eq!(m.exit, Exit::Signal(libc::SIGXCPU));
+    }
+
+    #[test]
+    fn a_grandchild_that_left_the_group_holding_stdout_neither_spoils_nor_delays_the_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        // The escaped `sleep` holds stdout (and stderr) open for 60 s after the answer.
+        let command = format!(
+            "setsid sleep 60 & echo $! > {}; echo answer; echo last words >&2",
+            pidfile.display()
+        );
+        let lim = ProcessLimits {
+            timeout: Some(Duration::from_secs(600)),
+            ..ProcessLimits::default()
+        };
+        let began = Instant::now();
+        let m = run(&command, Vec::new(), &lim).unwrap();
+        let took = began.elapsed();
+        let pid: i32 = fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: kill(2) on the pid the command reported; no memory involved.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        assert_eq!(m.exit, Exit::Code(0));
+        assert_eq!(String::from_utf8_lossy(&m.stdout), "answer\n");
+        assert_eq!(m.stderr_tail, "last words\n");
+        // Not waited for: far less than the escaped process's 60 s, whatever the load.
+        assert!(took < Duration::from_secs(30), "{took:?}");
+    }
+
+    #[test]
+    fn large_input_and_output_flow_both_ways_and_stdout_is_capped() {
+        // More than a pipe holds, both ways: nothing blocks, nothing is lost.
+        let input: Vec<u8> = (0..1_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let lim = ProcessLimits::default();
+        let m = run("cat", input.clone(), &lim).unwrap();
+        assert_eq!(m.exit, Exit::Code(0));
+        assert_eq!(m.stdout, input);
+        assert!(!m.stdout_truncated);
+        let lim = ProcessLimits {
+            max_stdout: 1000,
+            ..ProcessLimits::default()
+        };
+        let m = run("cat", input.clone(), &lim).unwrap();
+        assert_eq!(m.stdout, input[..1000]);
+        assert!(m.stdout_truncated);
+        // A command that never reads its input still ends and answers.
+        let m = run("echo hi", input, &ProcessLimits::default()).unwrap();
+        assert_eq!(m.stdout, b"hi\n");
     }
 
     #[test]

@@ -20,6 +20,37 @@ pub enum LimitError {
          (seconds when absent), e.g. 60s, 500ms, 2m, or \"none\""
     )]
     Duration(String),
+    /// A zero duration as a limit: it could not be honoured (every job would stop before it
+    /// starts), so it is refused.
+    #[error(
+        "\"{0}\" is no limit: a job cannot finish in no time; give a positive duration, or \"none\""
+    )]
+    ZeroDuration(String),
+    /// A memory limit too small to hold any search, refused rather than silently not honoured.
+    #[error(
+        "\"{0}\" is too small for a memory limit: at least {MIN_MEMORY_LIMIT} bytes (64KiB), or \"none\""
+    )]
+    TinySize(String),
+}
+
+/// The smallest memory limit accepted: below it no job (not even the program itself) fits, so
+/// the limit could only be ignored.
+pub const MIN_MEMORY_LIMIT: u64 = 64 * 1024;
+
+/// Parses a per-job time limit (`--timeout`, `--cpu-limit`): a positive duration or `none`.
+pub fn parse_duration_limit(s: &str) -> Result<Option<Duration>, LimitError> {
+    match parse_duration(s)? {
+        Some(d) if d.is_zero() => Err(LimitError::ZeroDuration(s.to_string())),
+        d => Ok(d),
+    }
+}
+
+/// Parses a per-job memory limit (`--max-memory`): at least [`MIN_MEMORY_LIMIT`], or `none`.
+pub fn parse_memory_limit(s: &str) -> Result<Option<u64>, LimitError> {
+    match parse_optional_size(s)? {
+        Some(b) if b < MIN_MEMORY_LIMIT => Err(LimitError::TinySize(s.to_string())),
+        b => Ok(b),
+    }
 }
 
 /// Splits `"12.5GiB"` into `(12.5, "GiB")`.
@@ -153,6 +184,29 @@ mod tests {
         for bad in ["", "s", "5 fortnights", "-3s"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn limits_that_cannot_be_honoured_are_refused() {
+        for zero in ["0", "0s", "0ms", "0.0"] {
+            assert!(matches!(
+                parse_duration_limit(zero),
+                Err(LimitError::ZeroDuration(_))
+            ));
+        }
+        assert_eq!(
+            parse_duration_limit("1ms").unwrap(),
+            Some(Duration::from_millis(1))
+        );
+        assert_eq!(parse_duration_limit("none").unwrap(), None);
+        for tiny in ["1B", "0", "63KiB"] {
+            assert!(matches!(
+                parse_memory_limit(tiny),
+                Err(LimitError::TinySize(_))
+            ));
+        }
+        assert_eq!(parse_memory_limit("64KiB").unwrap(), Some(65536));
+        assert_eq!(parse_memory_limit("none").unwrap(), None);
     }
 
     #[test]

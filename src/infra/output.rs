@@ -6,6 +6,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -14,6 +15,87 @@ use thiserror::Error;
 /// The exit status of a run (or `bench solve`) that could not write its output: `EX_IOERR`
 /// from sysexits.h, distinct from 1 (rejected input) and 130/143 (interrupted).
 pub const EXIT_WRITE_ERROR: i32 = 74;
+
+/// Last words before the process ends on a failed write to stdout or stderr (e.g. `bench
+/// run` marks its session `failed`); see [`on_write_failure`].
+static LAST_WORDS: std::sync::Mutex<Vec<Box<dyn Fn() + Send>>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers `f` to run before the process ends because stdout or stderr cannot be written.
+pub fn on_write_failure(f: impl Fn() + Send + 'static) {
+    if let Ok(mut words) = LAST_WORDS.lock() {
+        words.push(Box::new(f));
+    }
+}
+
+/// Makes every failed write to an output end the process with [`EXIT_WRITE_ERROR`] and a
+/// message, never a panic (exit 101) nor a signal:
+///
+/// - `SIGXFSZ` is ignored, so a write past `RLIMIT_FSIZE` (`ulimit -f`) fails with `EFBIG`
+///   and takes the ordinary write-error path instead of killing the process;
+/// - `println!`/`eprintln!` on a full disk, `/dev/full` or a closed pipe panic by design; a
+///   panic hook turns exactly those panics ("failed printing to stdout/stderr") into the
+///   registered last words ([`on_write_failure`]), a one-line message (none for a closed pipe:
+///   `bench ... | head` is not an error worth a word) and exit status 74. Other panics keep
+///   the default hook.
+///
+/// Call once, at the start of the program.
+pub fn install_write_failure_handling() {
+    // SAFETY: setting a signal's disposition to SIG_IGN involves no handler code.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        let Some(what) = msg.strip_prefix("failed printing to ") else {
+            return default(info);
+        };
+        if let Ok(words) = LAST_WORDS.lock() {
+            words.iter().for_each(|f| f());
+        }
+        if !msg.contains("Broken pipe") {
+            let _ = writeln!(io::stderr(), "error: cannot write to {what}");
+        }
+        std::process::exit(EXIT_WRITE_ERROR);
+    }));
+}
+
+/// Set when a diagnostic could not be written to stderr ([`note`]).
+static DIAGNOSTICS_LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes a diagnostic to stderr, where a failure (a full disk, `2>/dev/full`, a closed pipe)
+/// must not stop a run whose product is its results file: the failure is remembered
+/// ([`diagnostics_lost`]) and the CLI's exit status says so (74) once the work is done.
+pub fn note(args: std::fmt::Arguments<'_>) {
+    if io::stderr().write_fmt(args).is_err() {
+        DIAGNOSTICS_LOST.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Whether a [`note`] could not be written.
+pub fn diagnostics_lost() -> bool {
+    DIAGNOSTICS_LOST.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Whether `e` is a failed write: a [`WriteError`], or an OS error anywhere in its chain that
+/// only a write gives (no space, file too large, a closed pipe, a quota). The CLI maps these
+/// to [`EXIT_WRITE_ERROR`].
+pub fn is_write_failure(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<WriteError>().is_some()
+            || c.downcast_ref::<io::Error>().is_some_and(|io| {
+                matches!(
+                    io.raw_os_error(),
+                    Some(libc::ENOSPC | libc::EFBIG | libc::EPIPE | libc::EDQUOT)
+                )
+            })
+    })
+}
 
 /// A failed write to an output; the CLI maps it to [`EXIT_WRITE_ERROR`].
 #[derive(Debug, Error)]
@@ -49,6 +131,9 @@ pub enum OpenError {
         /// The file.
         path: PathBuf,
     },
+    /// The path exists and is not a regular file ([`refuse_non_regular`]'s message).
+    #[error("{0}")]
+    NotRegular(io::Error),
     /// Opening or reading failed.
     #[error("--out {}: {error}", path.display())]
     Io {
@@ -57,6 +142,45 @@ pub enum OpenError {
         /// What the operating system said.
         error: io::Error,
     },
+}
+
+/// Refuses an output path that exists and is not a regular file (a directory, a device, a
+/// FIFO, a socket; a symbolic link is judged by what it points to): writing a results file
+/// there would block (a FIFO), replace it (a device turned into a file by a rename), or fail
+/// late. Called before any work, so nothing is computed for an output that cannot take it.
+/// The message names `flag` and the path.
+pub fn refuse_non_regular(path: &Path, flag: &str) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{flag} {}: exists and is {}, not a regular file; it is left as it is: choose \
+                 another {flag} (a new or a regular file)",
+                path.display(),
+                file_kind(&m)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// What kind of file `m` describes, for messages.
+fn file_kind(m: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// The locked results file: the open file and, when resuming, what it held.
@@ -98,14 +222,24 @@ pub fn open(
         path: path.to_path_buf(),
         holder: holder(path),
     };
+    refuse_non_regular(path, "--out").map_err(OpenError::NotRegular)?;
     let mut options = OpenOptions::new();
-    options.read(true).write(true);
+    // Non-blocking open: a FIFO put in place after the check above must not hang us; a
+    // regular file ignores the flag.
+    options
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK);
     let file = if resume {
         options.create(true).open(path)
     } else {
         match options.create_new(true).open(path) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                let file = File::open(path).map_err(io_err)?;
+                let file = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NONBLOCK)
+                    .open(path)
+                    .map_err(io_err)?;
                 return Err(if try_lock(&file).map_err(io_err)? {
                     OpenError::Exists {
                         path: path.to_path_buf(),
@@ -118,6 +252,9 @@ pub fn open(
         }
     }
     .map_err(io_err)?;
+    if !file.metadata().map_err(io_err)?.is_file() {
+        refuse_non_regular(path, "--out").map_err(OpenError::NotRegular)?;
+    }
     if !try_lock(&file).map_err(io_err)? {
         return Err(in_use());
     }
@@ -192,6 +329,7 @@ pub fn write_replacing(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     fn no_holder(_: &Path) -> String {
         "nobody".into()
@@ -215,5 +353,32 @@ mod tests {
         ));
         std::fs::write(&path, "x\n").unwrap();
         assert_eq!(open(&path, true, no_holder).unwrap().existing, b"x\n");
+    }
+
+    #[test]
+    fn an_output_that_is_not_a_regular_file_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        for (path, kind) in [
+            (fifo.as_path(), "a FIFO"),
+            (sub.as_path(), "a directory"),
+            (Path::new("/dev/null"), "a character device"),
+        ] {
+            for resume in [false, true] {
+                // Refused at once (a FIFO without a reader would block an open or a read).
+                let e = open(path, resume, no_holder).unwrap_err();
+                let msg = e.to_string();
+                assert!(matches!(e, OpenError::NotRegular(_)), "{msg}");
+                assert!(msg.contains(&format!("--out {}", path.display())), "{msg}");
+                assert!(msg.contains(kind), "{msg}");
+            }
+        }
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(refuse_non_regular(&dir.path().join("new.csv"), "--out").is_ok());
     }
 }

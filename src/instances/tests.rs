@@ -9,13 +9,15 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 
+/// `../shared/data` beside the checkout, and no absolute fallback.
 fn data_dir() -> PathBuf {
     let near = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
-    if near.join("korf100.tsv").exists() {
-        near.to_path_buf()
-    } else {
-        PathBuf::from("/work/shared/data")
-    }
+    assert!(
+        near.is_dir(),
+        "benchmark data expected in {}",
+        near.display()
+    );
+    near.to_path_buf()
 }
 
 /// Exact distances to the goal of every reachable position, by breadth-first search.

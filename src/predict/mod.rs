@@ -220,6 +220,11 @@ pub struct Summary {
     pub validation: Vec<Validation>,
 }
 
+/// The deepest cost bound predicted: the brute-force tree of the widest board (branching
+/// factor below 2.2) stays below `f64::MAX` (about 1.8e308) to this depth (2.2^800 is about
+/// 1e274).
+pub const MAX_BOUND: u32 = 800;
+
 /// Why a prediction cannot be made.
 #[derive(Debug, Error)]
 pub enum PredictError {
@@ -237,6 +242,15 @@ pub enum PredictError {
     /// Empty bound range.
     #[error("--bounds {0}..{1}: the first bound must not exceed the second")]
     Bounds(u32, u32),
+    /// A bound so deep that node counts pass the largest finite number (`inf`).
+    #[error(
+        "--bounds ..{0}: at most {MAX_BOUND} (deeper trees have more nodes than a 64-bit float \
+         holds, so the prediction would be inf)"
+    )]
+    BoundTooDeep(u32),
+    /// No probes: stratified sampling would have nothing to average.
+    #[error("--probes 0: stratified sampling needs at least one probe per instance")]
+    NoProbes,
     /// A last-iteration share outside [0, 1].
     #[error("--last-fraction {0}: expected a share of the last iteration between 0 and 1")]
     LastFraction(f64),
@@ -342,6 +356,12 @@ impl<'a> Context<'a> {
         let bounds = req.bounds.unwrap_or_else(|| default_bounds(&geometry));
         if bounds.0 > bounds.1 {
             return Err(PredictError::Bounds(bounds.0, bounds.1));
+        }
+        if bounds.1 > MAX_BOUND {
+            return Err(PredictError::BoundTooDeep(bounds.1));
+        }
+        if req.probes == 0 {
+            return Err(PredictError::NoProbes);
         }
         if !(0.0..=1.0).contains(&req.last_fraction) {
             return Err(PredictError::LastFraction(req.last_fraction));

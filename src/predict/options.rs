@@ -144,7 +144,7 @@ impl Options {
             bounds: self.bounds,
             targets,
             samples_per_cell: self.samples.div_ceil(rows * cols).max(1),
-            probes: self.probes.max(1),
+            probes: self.probes,
             seed: self.seed,
             cdp_exact_depth: self.cdp_exact_depth,
             last_fraction: self.last_fraction,

@@ -49,9 +49,16 @@ pub struct Loaded {
 /// (runs of the same experiment on two machines), never twice in one.
 pub fn load_files<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, ReadError> {
     let mut out = Loaded::default();
+    let mut files = Vec::new();
     for p in paths {
         let file = results::read(p.as_ref())?;
         file.require_header()?;
+        files.push(file);
+    }
+    // A job counted twice (the same file twice, overlapping shards) would skew every figure:
+    // refused as `bench merge` refuses it.
+    results::read::check_unique(&files)?;
+    for (p, file) in paths.iter().zip(files) {
         if let Some(t) = file.torn {
             out.torn.push((file.path.clone(), t));
         }

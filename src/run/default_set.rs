@@ -33,13 +33,13 @@ pub fn ensure(quiet: bool) -> anyhow::Result<Option<PathBuf>> {
     let spec = spec();
     let written = generate::generate(&spec, COUNT, None)?;
     if !quiet {
-        eprintln!(
+        crate::infra::output::note(format_args!(
             "no --instances and no instance file in {INSTANCES_DIR}/: wrote the default set, \
-             {COUNT} 4 x 4 boards ({}), to {} (the same as `{}`)",
+             {COUNT} 4 x 4 boards ({}), to {} (the same as `{}`)\n",
             written.made_by,
             written.out.display(),
             spec.reproduce_command(COUNT)
-        );
+        ));
     }
     Ok(Some(written.out))
 }

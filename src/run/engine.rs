@@ -11,6 +11,14 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+/// `eprintln!` that never panics: a diagnostic that cannot be written must not stop the run
+/// ([`output::note`]).
+macro_rules! note {
+    ($($t:tt)*) => {
+        output::note(format_args!("{}\n", format_args!($($t)*)))
+    };
+}
+
 use super::plan::{self, Job, Pair, Shard};
 use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::summary;
@@ -153,7 +161,7 @@ pub struct Prepared {
 
 fn info(options: &RunOptions, msg: impl AsRef<str>) {
     if !options.quiet {
-        eprintln!("{}", msg.as_ref());
+        note!("{}", msg.as_ref());
     }
 }
 
@@ -372,7 +380,7 @@ fn load_sources(options: &RunOptions) -> anyhow::Result<Vec<InstanceSource>> {
     let sources = crate::instances::load_instances(&paths, options.goal, options.skip_invalid)?;
     for s in &sources {
         if !s.skipped.is_empty() {
-            eprintln!(
+            note!(
                 "warning: {}: left out {} unsolvable instance(s) (--skip-invalid): {}",
                 s.name,
                 s.skipped.len(),
@@ -708,7 +716,7 @@ fn refuse_or_warn(
         );
     }
     for r in refusals {
-        eprintln!("warning: --resume --force: {}: {r}", out_name.display());
+        note!("warning: --resume --force: {}: {r}", out_name.display());
     }
     Ok(())
 }
@@ -724,7 +732,7 @@ fn note_resumed(
     to_run: usize,
 ) {
     if let Some(torn) = &existing.torn {
-        eprintln!(
+        note!(
             "warning: {}:{}: cut off an incomplete last line ({} bytes) left by an interrupted run",
             out_name.display(),
             torn.line,
@@ -791,7 +799,7 @@ const MAX_ANSWER_NOTES: usize = 10;
 
 /// Writes a line to stderr above the progress bar.
 fn note(pb: &ProgressBar, msg: impl AsRef<str>) {
-    pb.suspend(|| eprintln!("{}", msg.as_ref()));
+    pb.suspend(|| note!("{}", msg.as_ref()));
 }
 
 impl Prepared {
@@ -900,8 +908,11 @@ fn run_failure(
 /// rows this session wrote, and where.
 fn print_summary(mut all: Vec<Row>, new_rows: &[Row], sink: &Sink, elapsed: Duration) {
     all.extend(new_rows.iter().cloned());
-    eprint!("\n{}", summary::render(&all, new_rows.len(), elapsed));
-    eprintln!(
+    output::note(format_args!(
+        "\n{}",
+        summary::render(&all, new_rows.len(), elapsed)
+    ));
+    note!(
         "{} row(s) written{}",
         new_rows.len(),
         match sink {
@@ -916,16 +927,21 @@ fn print_summary(mut all: Vec<Row>, new_rows: &[Row], sink: &Sink, elapsed: Dura
 fn catch_signals(interrupt: &Arc<Interrupt>, sidecar: &Arc<Sidecar>) {
     let first = interrupt.clone();
     let last_words = sidecar.clone();
+    let failed = sidecar.clone();
+    // stdout or stderr cannot be written: the rows so far are kept, the session says `failed`.
+    output::on_write_failure(move || {
+        let _ = failed.end_session(SessionStatus::Failed, None);
+    });
     let installed = signals::install(
         move |_| first.interrupt(),
         move |sig| {
             // A second signal ends the process now: every finished row is flushed.
             let _ = last_words.end_session(SessionStatus::Interrupted, None);
-            eprintln!("{}: stopped at once", signals::name(sig));
+            note!("{}: stopped at once", signals::name(sig));
         },
     );
     if let Err(e) = installed {
-        eprintln!("warning: cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps its rows");
+        note!("warning: cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps its rows");
     }
 }
 
@@ -1019,7 +1035,7 @@ impl std::fmt::Display for Tally {
 /// Tells an interrupted run how to finish: the same command plus `--resume` (and the `--out`
 /// the run chose, if the user gave none).
 fn note_interrupted(options: &RunOptions, out_name: &Path, sig: i32, jobs: usize, done: usize) {
-    eprintln!(
+    note!(
         "interrupted ({}): {} of {} jobs not run; finish with the same command plus --resume{}",
         signals::name(sig),
         jobs - done,

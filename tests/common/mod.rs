@@ -6,13 +6,16 @@ use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
-/// The folder of public benchmark data (`../shared/data` beside the checkout).
+/// The folder of public benchmark data: `../shared/data` beside the checkout, and nowhere
+/// else (no absolute fallback: a test must not read data the repository does not point to).
 pub fn data_dir() -> PathBuf {
     let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
-    if beside.is_dir() {
-        return beside;
-    }
-    PathBuf::from("/work/shared/data")
+    assert!(
+        beside.is_dir(),
+        "the benchmark data is expected in {} (../shared/data beside the checkout)",
+        beside.display()
+    );
+    beside
 }
 
 /// Reads a tab-separated data file into rows of fields (header skipped).
