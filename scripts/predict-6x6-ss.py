@@ -19,7 +19,7 @@ if keep and os.path.exists(keep):
 else:
     with tempfile.TemporaryDirectory() as d:
         out = keep or os.path.join(d, 'p.csv')
-        subprocess.run([bench, 'predict', '--instances', inst, '--heuristics', heur,
+        subprocess.run([bench, 'predict', '--seed', '1', '--instances', inst, '--heuristics', heur,
                         '--method', 'ss', '--pruning', 'plain,fsm', '--bounds', bounds,
                         '--probes', probes, '--out', out], check=True, capture_output=True)
         rows = list(csv.DictReader(open(out)))

@@ -17,7 +17,7 @@ korf = {r['id']: r for r in csv.DictReader(open(data), delimiter='\t')}
 published = sum(int(r['ida_md_generated']) for r in korf.values())
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, 'p.csv')
-    p = subprocess.run([bench, 'predict', '--instances', data, '--heuristics', 'manhattan',
+    p = subprocess.run([bench, 'predict', '--seed', '1', '--instances', data, '--heuristics', 'manhattan',
                         '--method', 'kre,ss', '--pruning', 'plain', '--samples', '1000000',
                         '--probes', '20', '--last-fraction', frac, '--out', out],
                        check=True, capture_output=True, text=True)

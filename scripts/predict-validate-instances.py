@@ -44,7 +44,7 @@ for r in instances:
               file=sys.stderr)
 
 pred_path = os.path.join(outdir, 'predicted.csv')
-subprocess.run([bench, 'predict', '--instances', inst, '--goal', goal, '--heuristics', heur,
+subprocess.run([bench, 'predict', '--seed', '1', '--instances', inst, '--goal', goal, '--heuristics', heur,
                 '--method', ','.join(methods), '--pruning', ','.join(trees), '--probes', probes,
                 '--out', pred_path], check=True, stdout=subprocess.DEVNULL)
 pred = {}

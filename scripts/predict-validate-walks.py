@@ -19,7 +19,7 @@ with tempfile.TemporaryDirectory() as d:
     for l in lines[1:]:
         f = dict(zip(header, l.rstrip('\n').split('\t')))
         boards.append((f['id'], f['tiles'].split()))
-    subprocess.run([bench, 'predict', '--instances', inst, '--heuristics', heuristic,
+    subprocess.run([bench, 'predict', '--seed', '1', '--instances', inst, '--heuristics', heuristic,
                     '--method', 'cdp,ss', '--pruning', 'plain', '--bounds', f'0..{moves}',
                     '--out', out], check=True, capture_output=True)
     pred = list(csv.DictReader(open(out)))

@@ -23,7 +23,7 @@ with tempfile.TemporaryDirectory() as d:
         for r in easy:
             f.write(f"{r['id']}\t{r['optimal']}\t{r['tiles']}\n")
     out = os.path.join(d, 'p.csv')
-    subprocess.run([bench, 'predict', '--instances', inst, '--heuristics', heuristic,
+    subprocess.run([bench, 'predict', '--seed', '1', '--instances', inst, '--heuristics', heuristic,
                     '--method', methods, '--pruning', 'plain', '--probes', '50',
                     '--out', out], check=True, stdout=subprocess.DEVNULL)
     pred = list(csv.DictReader(open(out)))

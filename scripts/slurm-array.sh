@@ -138,7 +138,7 @@ submit() {
     while [ $# -gt 0 ]; do
         a=$1; shift
         case "$a" in
-        --out|--out=*|--shard|--shard=*|--resume|--force|-q|--quiet)
+        --out|--out=*|--shard|--shard=*|--resume|--force|--resume-anyway|-q|--quiet)
             die "option $a: the script sets --out, --shard, --resume and --quiet of each task itself" ;;
         --pdb-dir) [ $# -gt 0 ] || die "--pdb-dir needs a directory"; pdb_dir=$1; shift; continue ;;
         --pdb-dir=*) pdb_dir=${a#*=}; continue ;;

@@ -3,7 +3,8 @@
 //! Modules, one idea each, in layers (docs/ARCHITECTURE.md; `tests/architecture.rs` keeps
 //! every import pointing down):
 //! - [`cli`]: the `bench` command line, arguments to requests and results to output.
-//! - Engines, one per subcommand: [`run`] (`bench run`), [`merge`], [`report`], [`generate`]
+//! - Engines, one per subcommand: [`mod@solve`] (`bench solve`), [`run`] (`bench run`), [`merge`],
+//!   [`mod@pdb`] (`bench pdb`), [`report`], [`generate`]
 //!   (`bench gen`), [`predict`] (IDA* tree-size prediction), [`census`] (complete
 //!   breadth-first search of small boards).
 //! - Files and protocols: [`results`] (the results CSV and its sidecar), [`instances`]
@@ -28,11 +29,13 @@ pub mod infra;
 pub mod input;
 pub mod instances;
 pub mod merge;
+pub mod pdb;
 pub mod predict;
 pub mod report;
 pub mod results;
 pub mod run;
 pub mod search;
+pub mod solve;
 
 pub use board::{Board, BoardError, Goal, Move};
 pub use heuristic::HeuristicKind;

@@ -22,7 +22,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("command line", &["cli"]),
     (
         "engines",
-        &["merge", "run", "report", "generate", "predict", "census"],
+        &[
+            "solve", "pdb", "merge", "run", "report", "generate", "predict", "census",
+        ],
     ),
     (
         "files, protocols",

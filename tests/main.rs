@@ -7,6 +7,7 @@ mod architecture;
 mod bfs_layers;
 mod census;
 mod cli_pdb;
+mod cli_vocabulary;
 mod common;
 mod docs;
 mod duplicates;

@@ -1010,6 +1010,38 @@ fn resume_refuses_a_changed_instance_file_even_with_force() {
     assert_eq!(std::fs::read_to_string(d.join("r.csv")).unwrap(), before);
 }
 
+/// A file of an older results schema is never resumed: the refusal is one sentence (single
+/// spaces) that names the file, both versions and what to do instead.
+#[test]
+fn resume_refuses_an_older_schema_version_in_one_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/v1-run");
+    std::fs::copy(fixture.join("w.txt"), d.join("w.txt")).unwrap();
+    std::fs::copy(fixture.join("results.csv"), d.join("v1.csv")).unwrap();
+    let out = bench()
+        .current_dir(d)
+        .args(["run", "--instances", "w.txt", "--algos", "astar,idastar"])
+        .args(["--heuristics", "manhattan,misplaced", "--threads", "1"])
+        .args(["--out", "v1.csv", "--resume", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "--resume: v1.csv holds rows of results schema version 1; this program writes \
+             version 3, and one file never mixes two. Start a new --out"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("  "), "a run of spaces: {stderr}");
+    assert_eq!(
+        std::fs::read(d.join("v1.csv")).unwrap(),
+        std::fs::read(fixture.join("results.csv")).unwrap()
+    );
+}
+
 #[test]
 fn a_pattern_database_with_tile_groups_is_one_heuristic_of_the_list() {
     let dir = tempfile::tempdir().unwrap();

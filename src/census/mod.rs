@@ -9,6 +9,7 @@
 //! Memory is `cells! / 2` positions at 2 bits each ([`memory_needed`]); the engine refuses a
 //! board whose table exceeds the caller's limit and names the largest that fits.
 
+pub mod driver;
 pub mod index;
 pub mod layers;
 pub mod output;

@@ -2,36 +2,24 @@
 //! (parsed by [`crate::infra::limits`], the one parser of durations and sizes), `--max-nodes N`,
 //! the board size `--size RxC` / `--n N` / `--rows R --cols C`, and lists of heuristics whose
 //! pattern-database tile groups contain commas (`--heuristics manhattan,pdb:1,2,3/4,5,6`).
+//!
+//! One vocabulary: every flag that means the same in several subcommands is declared once
+//! here as a clap group ([`GoalFlag`], [`Threads`], [`Seed`], [`Quiet`], [`Timeout`],
+//! [`MaxMemory`], [`Out`], [`Instances`], [`Heuristics`]) and flattened into each; closed
+//! value sets use [`Closed`], so `--help` lists them and a bad value fails before any work.
 
-use std::time::Duration;
+use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
+pub use super::values::{
+    Closed, DurationLimit, HeuristicList, SizeLimit, from_str, goal_parser, parse_duration_limit,
+    parse_heuristic_list, parse_rxc, parse_size_limit,
+};
+use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
 use crate::infra::limits;
-
-/// A duration limit, `none` for unlimited.
-#[derive(Debug, Clone, Copy)]
-pub struct DurationLimit(pub Option<Duration>);
-
-/// Parses `--timeout`: `60s`, `500ms`, `2m`, a plain number of seconds, or `none`.
-pub fn parse_duration_limit(s: &str) -> Result<DurationLimit, String> {
-    limits::parse_duration(s)
-        .map(DurationLimit)
-        .map_err(|e| e.to_string())
-}
-
-/// A size limit, `none` for unlimited.
-#[derive(Debug, Clone, Copy)]
-pub struct SizeLimit(pub Option<u64>);
-
-/// Parses `--max-memory`: `64MiB`, `2GiB`, `500MB`, a plain number of bytes, or `none`.
-pub fn parse_size_limit(s: &str) -> Result<SizeLimit, String> {
-    limits::parse_optional_size(s)
-        .map(SizeLimit)
-        .map_err(|e| e.to_string())
-}
 
 /// The board size, spelled `--size RxC`, `--n N` (square) or `--rows R --cols C`.
 #[derive(Debug, Clone, Args)]
@@ -48,54 +36,6 @@ pub struct BoardSize {
     /// Board columns (with --rows).
     #[arg(long, value_name = "C", requires = "rows")]
     pub cols: Option<usize>,
-}
-
-/// A list of heuristics as `--heuristics` takes it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HeuristicList(pub Vec<HeuristicKind>);
-
-/// Parses a list of heuristics separated by commas (or `;`). A comma inside a pattern-database
-/// spec stays in it: a piece that starts with a digit continues the previous one, so
-/// `manhattan,pdb:1,2,3/4,5,6,linear-conflict` is three heuristics.
-pub fn parse_heuristic_list(s: &str) -> Result<HeuristicList, String> {
-    let mut names: Vec<String> = Vec::new();
-    for piece in s.split([',', ';']).map(str::trim) {
-        match names.last_mut() {
-            Some(last) if piece.starts_with(|c: char| c.is_ascii_digit()) => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ if piece.is_empty() => return Err(format!("\"{s}\": an empty heuristic name")),
-            _ => names.push(piece.to_string()),
-        }
-    }
-    if names.is_empty() {
-        return Err("the list of heuristics is empty".into());
-    }
-    names
-        .iter()
-        .map(|n| n.parse::<HeuristicKind>())
-        .collect::<Result<_, _>>()
-        .map(HeuristicList)
-}
-
-/// Parses `RxC` (`4x4`, `3X5`), or `N` for N x N.
-pub fn parse_rxc(s: &str) -> anyhow::Result<(usize, usize)> {
-    if let Ok(n) = s.trim().parse::<usize>() {
-        return Ok((n, n));
-    }
-    let (r, c) = s
-        .split_once(['x', 'X'])
-        .with_context(|| format!("--size \"{s}\": expected ROWSxCOLS, e.g. 4x4"))?;
-    let r: usize = r
-        .trim()
-        .parse()
-        .with_context(|| format!("--size \"{s}\": rows \"{r}\" is not a number"))?;
-    let c: usize = c
-        .trim()
-        .parse()
-        .with_context(|| format!("--size \"{s}\": columns \"{c}\" is not a number"))?;
-    Ok((r, c))
 }
 
 impl BoardSize {
@@ -118,29 +58,159 @@ impl BoardSize {
     }
 }
 
+/// `--goal GOAL`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct GoalFlag {
+    /// Goal layout: blank-last (1, 2, ..., then the blank) or blank-first (the blank, then
+    /// 1, 2, ...; Korf's) [default: an instance file's own, else blank-last].
+    #[arg(long, value_name = "GOAL", value_parser = goal_parser())]
+    pub goal: Option<Goal>,
+}
+
+/// `--threads N`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Threads {
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+impl Threads {
+    /// The number given, else every core.
+    pub fn or_all_cores(&self) -> usize {
+        match self.threads {
+            Some(t) => t as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// `--seed S`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Seed {
+    /// Seed of every random choice [default: a fresh one, printed on stderr and recorded in
+    /// the output; pass --seed for a repeatable result].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+impl Seed {
+    /// The seed given, else a fresh one (32 bits, readable in file names), printed on stderr
+    /// unless `quiet`.
+    pub fn resolve(&self, quiet: bool) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            let seed = u64::from(rand::random::<u32>());
+            if !quiet {
+                eprintln!("seed: {seed} (fresh; pass --seed {seed} to reproduce)");
+            }
+            seed
+        })
+    }
+}
+
+/// `--quiet`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Quiet {
+    /// No progress, notes or summaries on stderr; only warnings and errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--timeout DURATION`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Timeout {
+    /// Time limit of each search: 60s, 500ms, 2m, a number of seconds, or none [default: 60s
+    /// per job in bench run, none in bench solve]. A stopped search is reported as a timeout.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration_limit, allow_negative_numbers = true)]
+    pub timeout: Option<DurationLimit>,
+}
+
+/// `--max-memory SIZE`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct MaxMemory {
+    /// Memory limit of each job: 64MiB, 2GiB, 500MB, a number of bytes, or none [default: 70%
+    /// of physical memory divided by the jobs that run at once: the threads of bench run, one
+    /// for solve and census].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_limit)]
+    pub max_memory: Option<SizeLimit>,
+}
+
+impl MaxMemory {
+    /// The limit in bytes (`None`: unlimited), by the one default rule when not given:
+    /// [`limits::default_max_memory`] for `jobs` jobs at once.
+    pub fn resolve(&self, jobs: usize) -> Option<u64> {
+        match self.max_memory {
+            Some(SizeLimit(limit)) => limit,
+            None => Some(limits::default_max_memory(jobs)),
+        }
+    }
+}
+
+/// `--out FILE`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Out {
+    /// Output file; `-` for stdout in run, gen and predict [default: run:
+    /// results/run-<UTC time>.csv (metadata in FILE.meta.json); gen:
+    /// instances/<RxC>-<generator>-seed<S>-n<K>.txt; census, predict: none].
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `--instances FILE...`, the same in every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Instances {
+    /// Instance files: the project's format, Korf's tsv layout or JSON matrices [default in
+    /// bench run: the newest file in instances/; if there is none, the built-in default set
+    /// (1000 4 x 4 walks of 20 moves, seed 1) is written there first; bench predict takes
+    /// one file].
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub instances: Vec<PathBuf>,
+}
+
+/// `--heuristics LIST`, the same in every subcommand (old spelling: `--heuristic`).
+#[derive(Debug, Clone, Args)]
+pub struct Heuristics {
+    /// Heuristics, separated by commas or `;` (repeatable) [default: manhattan; census: none;
+    /// pdb: SPEC].
+    #[arg(
+        long,
+        alias = "heuristic",
+        value_name = "LIST",
+        value_parser = parse_heuristic_list,
+        action = clap::ArgAction::Append,
+        long_help = heuristics_help()
+    )]
+    pub heuristics: Vec<HeuristicList>,
+}
+
+impl Heuristics {
+    /// Every heuristic given, in order; `None` if the flag is absent.
+    pub fn given(&self) -> Option<Vec<HeuristicKind>> {
+        (!self.heuristics.is_empty())
+            .then(|| self.heuristics.iter().flat_map(|l| l.0.clone()).collect())
+    }
+
+    /// The heuristics given, else `default`.
+    pub fn or(&self, default: HeuristicKind) -> Vec<HeuristicKind> {
+        self.given().unwrap_or_else(|| vec![default])
+    }
+}
+
+/// `--heuristics`' long help: the separators, the defaults, then every heuristic from the
+/// registry (as in `bench solve --help`).
+fn heuristics_help() -> String {
+    format!(
+        "Heuristics, separated by commas or `;`; a tile group keeps its commas \
+         (pdb:1,2,3/4,5,6); the flag may be repeated. Default: manhattan (run, predict), none \
+         (census), SPEC (pdb). Old spelling: --heuristic. Blind algorithms run once with \
+         none.\n\n{}",
+        crate::heuristic::heuristic_help()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn heuristic_lists_keep_the_commas_of_tile_groups() {
-        let names = |s: &str| -> Vec<String> {
-            parse_heuristic_list(s)
-                .unwrap()
-                .0
-                .iter()
-                .map(HeuristicKind::name)
-                .collect()
-        };
-        assert_eq!(
-            names("manhattan,pdb:1,2,3/4,5,6,linear-conflict"),
-            ["manhattan", "pdb:1,2,3/4,5,6", "linear-conflict"]
-        );
-        assert_eq!(names("pdb:6-6-3,pdb"), ["pdb:6-6-3", "pdb"]);
-        assert!(parse_heuristic_list("manhattan,,pdb").is_err());
-        assert!(parse_heuristic_list("manhattan,2").is_err());
-        assert!(parse_heuristic_list("").is_err());
-    }
 
     #[test]
     fn every_spelling_of_a_size_means_the_same() {
@@ -174,32 +244,5 @@ mod tests {
         let e = size(Some("3y3"), None, None, None).get().unwrap_err();
         assert!(e.to_string().contains("expected ROWSxCOLS"), "{e}");
         assert!(size(None, None, None, None).get_or(None).is_err());
-    }
-
-    #[test]
-    fn heuristic_lists_keep_tile_groups() {
-        let h = parse_heuristic_list("manhattan,pdb:1,2,3/4,5,6,7,8:noreflect,linear-conflict")
-            .unwrap()
-            .0;
-        assert_eq!(h.len(), 3);
-        assert_eq!(h[0], HeuristicKind::Manhattan);
-        assert!(
-            h[1].name().starts_with("pdb:1,2,3/4,5,6,7,8"),
-            "{}",
-            h[1].name()
-        );
-        assert_eq!(h[2], HeuristicKind::LinearConflict);
-        let semi = parse_heuristic_list("pdb:1,2,3/4,5,6,7,8;misplaced")
-            .unwrap()
-            .0;
-        assert_eq!(semi.len(), 2);
-        assert!(semi[0].name().starts_with("pdb:1,2,3/4,5,6,7,8"));
-        assert_eq!(semi[1], HeuristicKind::Misplaced);
-        assert!(parse_heuristic_list("").is_err());
-        assert!(
-            parse_heuristic_list("manhattan,magic")
-                .unwrap_err()
-                .contains("magic")
-        );
     }
 }

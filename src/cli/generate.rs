@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use clap::Args;
 
-use super::flags::BoardSize;
-use crate::board::Goal;
+use super::flags::{BoardSize, GoalFlag, Out, Quiet, Seed, Threads};
 use crate::generate::{GenKind, GenSpec, Written};
 
 /// Arguments of `bench gen`.
@@ -19,22 +18,24 @@ pub struct GenArgs {
     /// Number of instances.
     #[arg(long, value_name = "K", default_value_t = 100)]
     pub count: usize,
-    /// Seed of the random generator (default: a fresh one, printed and recorded in the file).
-    #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Goal layout: blank-last or blank-first [default: blank-last; with --convert, the file's].
-    #[arg(long)]
-    pub goal: Option<Goal>,
+    /// The generator's seed (recorded in the file's header and name).
+    #[command(flatten)]
+    pub seed: Seed,
+    /// The goal the boards are solvable for [with --convert: the file's, unless given].
+    #[command(flatten)]
+    pub goal: GoalFlag,
     /// Make each board by a random walk of exactly M blank moves from the goal that never
     /// undoes its previous move (default: uniformly random solvable boards).
     #[arg(long, value_name = "M")]
     pub moves: Option<u32>,
-    /// Output file, `-` for stdout [default: instances/<RxC>-<generator>-seed<S>-n<K>.txt].
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Worker threads for generating large sets (the output does not depend on it).
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
+    /// The instance file [default: instances/<RxC>-<generator>-seed<S>-n<K>.txt].
+    #[command(flatten)]
+    pub out: Out,
+    /// Threads for generating large sets (the output does not depend on them).
+    #[command(flatten)]
+    pub threads: Threads,
+    #[command(flatten)]
+    pub quiet: Quiet,
     /// Convert an instance file (Korf's tsv, JSON matrices or our format) to the project's
     /// format instead of generating; keeps an `optimal` column if present.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "n", "rows", "cols", "seed", "moves"])]
@@ -46,11 +47,6 @@ pub struct GenArgs {
 
 /// Runs `bench gen`; returns the exit status.
 pub fn run(args: GenArgs) -> anyhow::Result<i32> {
-    if let Some(threads) = args.threads
-        && threads == 0
-    {
-        bail!("--threads must be at least 1");
-    }
     let result = match &args.convert {
         Some(file) => convert(&args, file),
         None => generate(&args),
@@ -78,35 +74,34 @@ fn generate(args: &GenArgs) -> anyhow::Result<i32> {
         Some(moves) => GenKind::RandomWalk { moves },
         None => GenKind::Uniform,
     };
-    let goal = args.goal.unwrap_or_default();
-    let mut spec =
-        GenSpec::new(rows, cols, goal, kind, args.seed.unwrap_or(0)).with_context(|| {
-            format!("cannot generate {rows} x {cols} boards (--size / --n / --rows / --cols)")
-        })?;
-    if args.seed.is_none() {
-        // A fresh seed from the OS; 32 bits keep it readable in file names.
-        spec.seed = u64::from(rand::random::<u32>());
-        eprintln!(
-            "seed: {} (fresh; pass --seed {} to reproduce)",
-            spec.seed, spec.seed
-        );
-    }
-    set_threads(args.threads)?;
-    let written = crate::generate::generate(&spec, args.count, args.out.as_deref())?;
-    report(&written, None);
+    let goal = args.goal.goal.unwrap_or_default();
+    let spec = GenSpec::new(rows, cols, goal, kind, 0).with_context(|| {
+        format!("cannot generate {rows} x {cols} boards (--size / --n / --rows / --cols)")
+    })?;
+    let spec = GenSpec {
+        seed: args.seed.resolve(args.quiet.quiet),
+        ..spec
+    };
+    set_threads(args.threads.threads)?;
+    let written = crate::generate::generate(&spec, args.count, args.out.out.as_deref())?;
+    report(&written, None, args.quiet.quiet);
     Ok(0)
 }
 
 fn convert(args: &GenArgs, file: &Path) -> anyhow::Result<i32> {
-    let written =
-        crate::generate::convert(file, args.goal, args.source.as_deref(), args.out.as_deref())?;
-    report(&written, Some(file));
+    let written = crate::generate::convert(
+        file,
+        args.goal.goal,
+        args.source.as_deref(),
+        args.out.out.as_deref(),
+    )?;
+    report(&written, Some(file), args.quiet.quiet);
     Ok(0)
 }
 
 /// What was written, on stderr (nothing when the instances went to stdout).
-fn report(w: &Written, converted: Option<&Path>) {
-    if w.out == Path::new("-") {
+fn report(w: &Written, converted: Option<&Path>, quiet: bool) {
+    if quiet || w.out == Path::new("-") {
         return;
     }
     eprintln!(
@@ -129,10 +124,10 @@ fn report(w: &Written, converted: Option<&Path>) {
 }
 
 /// Sizes rayon's global pool (this process makes one instance set).
-fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
+fn set_threads(threads: Option<u32>) -> anyhow::Result<()> {
     if let Some(t) = threads {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
+            .num_threads(t as usize)
             .build_global()
             .context("cannot start the worker threads")?;
     }

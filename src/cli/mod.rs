@@ -9,6 +9,7 @@ mod predict;
 mod report;
 mod run;
 mod solve;
+mod values;
 
 use clap::{Parser, Subcommand};
 

@@ -1,23 +1,16 @@
 //! `bench pdb build|info|verify`: the pattern-database cache from the command line.
 
-use std::collections::HashSet;
-use std::path::PathBuf;
-use std::time::Instant;
-
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 
-use super::flags::{BoardSize, HeuristicList, parse_heuristic_list};
-use crate::board::Goal;
-use crate::geometry::MAX_LARGE_CELLS;
-use crate::heuristic::HeuristicKind;
-use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
+use super::flags::{BoardSize, GoalFlag, Heuristics, Instances};
+use crate::pdb::{self, Request};
 
 /// The `bench pdb` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum PdbCommand {
     /// Build the databases of a partition into the cache (loading valid cached files unless
-    /// --force).
+    /// --rebuild).
     Build(PdbArgs),
     /// Show where the databases of a partition are cached and what they hold.
     Info(PdbArgs),
@@ -28,6 +21,11 @@ pub enum PdbCommand {
 
 /// What every `bench pdb` subcommand takes.
 #[derive(Debug, Args)]
+#[command(group(
+    clap::ArgGroup::new("board_source")
+        .args(["instances", "size", "n", "rows"])
+        .multiple(false)
+))]
 pub struct PdbArgs {
     /// The heuristic: pdb, pdb:full, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6 or tile groups
     /// like pdb:1,2,3/4,5,6.
@@ -36,313 +34,49 @@ pub struct PdbArgs {
     /// The board size [default: 4x4].
     #[command(flatten)]
     pub size: BoardSize,
-    /// Goal layout: blank-last or blank-first (Korf's instances use blank-first) [default:
-    /// blank-last; with --instances, each file's own, as in `bench run`].
-    #[arg(long)]
-    pub goal: Option<Goal>,
+    #[command(flatten)]
+    pub goal: GoalFlag,
     /// The databases a `bench run` of these instance files will load: board sizes and goals
     /// from the files (instead of --size), heuristics from --heuristics. Prepares a cluster
     /// run's cache once, before its shards start.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["size", "n", "rows"])]
-    pub instances: Vec<PathBuf>,
+    #[command(flatten)]
+    pub instances: Instances,
     /// With --instances: the run's heuristics, comma-separated as in `bench run`; the pattern
     /// databases among them are used [default: SPEC].
-    #[arg(
-        long,
-        value_name = "LIST",
-        requires = "instances",
-        value_parser = parse_heuristic_list,
-        action = clap::ArgAction::Append
-    )]
-    pub heuristics: Vec<HeuristicList>,
+    #[command(flatten)]
+    pub heuristics: Heuristics,
     /// build: rebuild even if a valid file is cached. verify: also compare with a fresh build.
-    #[arg(long, alias = "rebuild")]
-    pub force: bool,
+    /// Old spelling: --force.
+    #[arg(long, alias = "force")]
+    pub rebuild: bool,
 }
 
-fn board_size(size: &BoardSize) -> anyhow::Result<(usize, usize)> {
-    let (r, c) = size.get_or(Some((4, 4)))?;
-    if r < 2 || c < 2 || r * c > MAX_LARGE_CELLS {
-        bail!(
-            "--size {r}x{c}: pattern databases need at least 2 x 2 and at most \
-             {MAX_LARGE_CELLS} cells"
-        );
-    }
-    Ok((r, c))
-}
-
-/// One board size and goal.
-#[derive(Debug, Clone, Copy)]
-struct Board {
-    rows: usize,
-    cols: usize,
-    cells: usize,
-    goal: Goal,
-}
-
-impl Board {
-    fn new(rows: usize, cols: usize, goal: Goal) -> Board {
-        Board {
-            rows,
-            cols,
-            cells: rows * cols,
-            goal,
+impl PdbArgs {
+    /// The engine's request.
+    fn request(&self) -> anyhow::Result<Request> {
+        let instances = self.instances.instances.clone();
+        let size = self.size.get()?;
+        let heuristics = self.heuristics.given().unwrap_or_default();
+        if instances.is_empty() && !heuristics.is_empty() {
+            bail!("--heuristics names a run's heuristics: it needs --instances FILE");
         }
+        Ok(Request {
+            spec: self.spec.clone(),
+            size,
+            goal: self.goal.goal,
+            instances,
+            heuristics,
+            rebuild: self.rebuild,
+        })
     }
-}
-
-/// One partition on one board: what the subcommands report on.
-struct Target {
-    g: Board,
-    spec: PdbSpec,
-    keys: Vec<TableKey>,
-}
-
-/// The partitions and boards of the arguments: SPEC on --size, or every pattern-database
-/// heuristic of --heuristics on every board size and goal of --instances (each database once).
-fn resolve(args: &PdbArgs) -> anyhow::Result<Vec<Target>> {
-    let spec_arg =
-        || -> anyhow::Result<PdbSpec> { args.spec.parse().map_err(|e: String| anyhow::anyhow!(e)) };
-    if args.instances.is_empty() {
-        let (rows, cols) = board_size(&args.size)?;
-        let g = Board::new(rows, cols, args.goal.unwrap_or(Goal::BlankLast));
-        let spec = spec_arg()?;
-        let keys = pdb::table_keys_for(&spec, rows, cols, g.goal)?;
-        return Ok(vec![Target { g, spec, keys }]);
-    }
-    let specs: Vec<PdbSpec> = if args.heuristics.is_empty() {
-        vec![spec_arg()?]
-    } else {
-        args.heuristics
-            .iter()
-            .flat_map(|l| &l.0)
-            .filter_map(|h| match h {
-                HeuristicKind::Pdb(spec) => Some(spec.clone()),
-                _ => None,
-            })
-            .collect()
-    };
-    // Unsolvable boards do not change which databases a run loads.
-    let sources = crate::instances::load_instances(&args.instances, args.goal, true)?;
-    let mut targets: Vec<Target> = Vec::new();
-    let mut seen = HashSet::new();
-    for s in &sources {
-        let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
-        if rows * cols > MAX_LARGE_CELLS {
-            bail!(
-                "{}: {rows} x {cols} boards; pattern databases need at most {MAX_LARGE_CELLS} \
-                 cells",
-                s.name
-            );
-        }
-        let g = Board::new(rows, cols, goal);
-        for spec in &specs {
-            let keys: Vec<TableKey> = pdb::table_keys_for(spec, rows, cols, goal)
-                .with_context(|| format!("{} (in {})", spec, s.name))?
-                .into_iter()
-                .filter(|k| seen.insert(k.clone()))
-                .collect();
-            if !keys.is_empty() {
-                targets.push(Target {
-                    g,
-                    spec: spec.clone(),
-                    keys,
-                });
-            }
-        }
-    }
-    if targets.is_empty() {
-        println!("no pattern database among the heuristics: nothing to do");
-    }
-    Ok(targets)
-}
-
-/// The group sizes of a partition, e.g. "groups of 3 tiles (the last of 2)".
-fn groups_text(keys: &[TableKey]) -> String {
-    let Some(first) = keys.first() else {
-        return "no groups".into();
-    };
-    let k = first.tiles.len();
-    let (body, last) = keys.split_at(keys.len() - 1);
-    let last = last[0].tiles.len();
-    if body.iter().all(|key| key.tiles.len() == k) {
-        if last == k {
-            format!("groups of {k} tiles")
-        } else {
-            format!("groups of {k} tiles (the last of {last})")
-        }
-    } else {
-        let sizes: Vec<String> = keys.iter().map(|key| key.tiles.len().to_string()).collect();
-        format!("groups of {} tiles", sizes.join("-"))
-    }
-}
-
-fn tiles_text(tiles: &[u16]) -> String {
-    tiles
-        .iter()
-        .map(u16::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Summary of a table's values.
-fn summary(data: &[u8]) -> String {
-    let reached: Vec<u8> = data
-        .iter()
-        .copied()
-        .filter(|&v| v != table::UNREACHED)
-        .collect();
-    let max = reached.iter().copied().max().unwrap_or(0);
-    let mean = reached.iter().map(|&v| v as f64).sum::<f64>() / reached.len().max(1) as f64;
-    format!("max {max}, mean {mean:.3}")
 }
 
 /// Runs `bench pdb`; returns the exit status.
 pub fn run(cmd: PdbCommand) -> anyhow::Result<i32> {
+    let mut out = std::io::stdout().lock();
     match cmd {
-        PdbCommand::Build(args) => build(&args),
-        PdbCommand::Info(args) => info(&args),
-        PdbCommand::Verify(args) => verify(&args),
+        PdbCommand::Build(args) => pdb::build(&args.request()?, &mut out),
+        PdbCommand::Info(args) => pdb::info(&args.request()?, &mut out),
+        PdbCommand::Verify(args) => pdb::verify(&args.request()?, &mut out),
     }
-}
-
-fn cache_text(dir: &Option<PathBuf>) -> String {
-    dir.as_ref()
-        .map_or("none (NPUZZLE_PDB_DIR=off)".into(), |d| {
-            d.display().to_string()
-        })
-}
-
-fn build(args: &PdbArgs) -> anyhow::Result<i32> {
-    let targets = resolve(args)?;
-    let dir = store::cache_dir();
-    let start = Instant::now();
-    let mut failed = false;
-    for Target { g, spec, keys } in &targets {
-        println!(
-            "{spec} on {} x {} ({}): {} databases, {}; cache directory {}",
-            g.rows,
-            g.cols,
-            g.goal,
-            keys.len(),
-            groups_text(keys),
-            cache_text(&dir)
-        );
-        for key in keys {
-            let t = pdb::obtain(key, dir.clone(), args.force);
-            if let Some(why) = &t.rejected {
-                println!("  rejected cached file: {why}");
-            }
-            let what = match &t.origin {
-                Origin::Loaded(p) => format!("loaded {}", p.display()),
-                Origin::BuiltAndSaved(p) => format!("built, saved {}", p.display()),
-                Origin::BuiltOnly(why) => {
-                    failed |= dir.is_some();
-                    format!("built, NOT saved: {why}")
-                }
-            };
-            println!(
-                "  tiles {}: {} entries, {}, {:.2} s, {what}",
-                tiles_text(&key.tiles),
-                t.data.len(),
-                summary(&t.data),
-                t.elapsed.as_secs_f64()
-            );
-        }
-    }
-    println!("total {:.2} s", start.elapsed().as_secs_f64());
-    Ok(i32::from(failed))
-}
-
-fn info(args: &PdbArgs) -> anyhow::Result<i32> {
-    let targets = resolve(args)?;
-    let dir = store::cache_dir();
-    for Target { g, spec, keys } in &targets {
-        println!(
-            "{spec} on {} x {} ({}): {} databases, {}, reflection {}",
-            g.rows,
-            g.cols,
-            g.goal,
-            keys.len(),
-            groups_text(keys),
-            if spec.reflect && g.rows == g.cols {
-                "on"
-            } else {
-                "off"
-            }
-        );
-        let Some(dir) = &dir else {
-            println!("no cache directory (NPUZZLE_PDB_DIR=off)");
-            continue;
-        };
-        println!("cache directory {}", dir.display());
-        for key in keys {
-            let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
-            let path = dir.join(store::file_name(key));
-            let state = match store::load(dir, key, entries) {
-                Ok(data) => format!("valid, {}", summary(&data)),
-                Err(e) => format!("not usable: {e}"),
-            };
-            println!(
-                "  tiles {}: {entries} entries, {} ({state})",
-                tiles_text(&key.tiles),
-                path.display()
-            );
-        }
-    }
-    Ok(0)
-}
-
-fn verify(args: &PdbArgs) -> anyhow::Result<i32> {
-    let targets = resolve(args)?;
-    let dir: PathBuf = store::cache_dir().context("no cache directory to verify")?;
-    let (mut all, mut all_bad) = (0, 0);
-    for Target { g, spec, keys } in &targets {
-        let mut bad = 0;
-        for key in keys {
-            let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
-            match store::load(&dir, key, entries) {
-                Ok(data) => {
-                    if args.force {
-                        let fresh = pdb::build_data(key);
-                        if fresh != data {
-                            bad += 1;
-                            println!(
-                                "tiles {}: DIFFERS from a fresh build",
-                                tiles_text(&key.tiles)
-                            );
-                            continue;
-                        }
-                    }
-                    println!(
-                        "tiles {}: ok{}",
-                        tiles_text(&key.tiles),
-                        if args.force {
-                            " (matches a fresh build)"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-                Err(e) => {
-                    bad += 1;
-                    println!("tiles {}: {e}", tiles_text(&key.tiles));
-                }
-            }
-        }
-        println!(
-            "{spec} on {} x {} ({}): {} of {} databases valid",
-            g.rows,
-            g.cols,
-            g.goal,
-            keys.len() - bad,
-            keys.len()
-        );
-        all += keys.len();
-        all_bad += bad;
-    }
-    if targets.len() > 1 {
-        println!("in all: {} of {all} databases valid", all - all_bad);
-    }
-    Ok(i32::from(all_bad > 0))
 }

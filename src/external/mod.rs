@@ -194,9 +194,11 @@ pub enum Verdict {
     Stopped(Stop),
 }
 
-/// One external job: the verdict and the kernel's measurements.
+/// One external job judged: the verdict on its answer and the kernel's measurements. (How the
+/// job ended as the results file spells it, the results `Outcome`, is made from the verdict by
+/// `bench run`.)
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub struct Judged {
     /// What the answer came to.
     pub verdict: Verdict,
     /// Time, memory, exit.
@@ -211,7 +213,7 @@ pub fn run_solver(
     goal: Goal,
     limits: &ProcessLimits,
     scratch: &Path,
-) -> Result<Outcome, ProcessError> {
+) -> Result<Judged, ProcessError> {
     let input = board_json(board);
     static NEXT_FILE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT_FILE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -230,7 +232,7 @@ pub fn run_solver(
     }
     let measured = measured?;
     let verdict = judge(&measured, board, goal);
-    Ok(Outcome { verdict, measured })
+    Ok(Judged { verdict, measured })
 }
 
 /// The verdict on a finished process: a stop wins, then the answer (a rejection is an answer

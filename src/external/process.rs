@@ -155,9 +155,10 @@ pub fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // RLIMIT_CPU counts whole seconds: the limit rounded up, at least one.
     let cpu_secs = limits
         .cpu
-        .map(|c| c.as_secs() + u64::from(c.subsec_nanos() > 0));
+        .map(|c| (c.as_secs() + u64::from(c.subsec_nanos() > 0)).max(1));
     let procs_fd = cgroup.as_ref().map(|c| c.procs.as_raw_fd());
     // SAFETY: the closure runs in the child between fork and exec and calls only
     // async-signal-safe functions (setrlimit, getpid, write) on memory prepared before the fork.
@@ -172,8 +173,8 @@ pub fn run(
             }
             if let Some(secs) = cpu_secs {
                 let lim = libc::rlimit {
-                    rlim_cur: secs.max(1),
-                    rlim_max: secs.max(1) + 1,
+                    rlim_cur: secs,
+                    rlim_max: secs + 1,
                 };
                 if libc::setrlimit(libc::RLIMIT_CPU, &lim) != 0 {
                     return Err(io::Error::last_os_error());
@@ -297,16 +298,9 @@ pub fn run(
     };
     let user = timeval(usage.ru_utime);
     let system = timeval(usage.ru_stime);
-    // Kernel-enforced limits show up as a signal (or, through `sh`, as 128 + signal).
     if stop.is_none() && exit != Exit::Code(0) {
-        if cgroup.as_ref().is_some_and(MemoryCgroup::oom_killed) {
-            stop = Some(Stop::MemoryLimit);
-        } else if limits
-            .cpu
-            .is_some_and(|c| user + system + Duration::from_millis(50) >= c)
-        {
-            stop = Some(Stop::CpuLimit);
-        }
+        let oom = cgroup.as_ref().is_some_and(MemoryCgroup::oom_killed);
+        stop = kernel_stop(exit, oom, cpu_secs, killed, user + system);
     }
     let rusage_peak = (usage.ru_maxrss.max(0) as u64) * 1024;
     let (peak_memory, measured_by) = match &cgroup {
@@ -326,6 +320,38 @@ pub fn run(
         stderr_tail,
         leftover_killed,
     })
+}
+
+/// The limit the kernel enforced, read from how the process ended: the kernel's signal is the
+/// fact, never a comparison of CPU time with the limit (the rusage sum of a process stopped by
+/// `RLIMIT_CPU` may read a little under the limit, and a loaded machine must not turn a limit
+/// into a crash).
+///
+/// - The memory cgroup's OOM killer fired (`oom`): the memory limit.
+/// - `SIGXCPU` under a CPU limit (`cpu_secs`, the soft `RLIMIT_CPU`), or `sh`'s report of it in
+///   a child (exit status 128 + `SIGXCPU`): the CPU limit.
+/// - `SIGKILL` that we did not send (`we_killed`), under a CPU limit, after at least the soft
+///   limit of CPU time: the kernel's hard `RLIMIT_CPU` (one second beyond the soft one), for a
+///   process that caught or ignored `SIGXCPU`.
+fn kernel_stop(
+    exit: Exit,
+    oom: bool,
+    cpu_secs: Option<u64>,
+    we_killed: bool,
+    cpu: Duration,
+) -> Option<Stop> {
+    if oom {
+        return Some(Stop::MemoryLimit);
+    }
+    let soft = cpu_secs?.max(1);
+    match exit {
+        Exit::Signal(libc::SIGXCPU) => Some(Stop::CpuLimit),
+        Exit::Code(c) if c == 128 + libc::SIGXCPU => Some(Stop::CpuLimit),
+        Exit::Signal(libc::SIGKILL) if !we_killed && cpu >= Duration::from_secs(soft) => {
+            Some(Stop::CpuLimit)
+        }
+        _ => None,
+    }
 }
 
 /// A pidfd for `pid` (Linux 5.3 and later), `None` where the kernel has none.
@@ -592,4 +618,74 @@ pub fn shell_quote(s: &str) -> String {
         return s.to_string();
     }
     format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cpu_limited(secs: u64) -> ProcessLimits {
+        ProcessLimits {
+            timeout: Some(Duration::from_secs(600)),
+            cpu: Some(Duration::from_secs(secs)),
+            ..ProcessLimits::default()
+        }
+    }
+
+    #[test]
+    fn sigxcpu_under_a_cpu_limit_is_the_cpu_limit_whatever_the_cpu_time() {
+        // The process gets the kernel's CPU-limit signal long before it used its second: the
+        // signal decides, not a comparison of its CPU time with the limit.
+        let m = run("kill -XCPU $$", Vec::new(), &cpu_limited(1)).unwrap();
+        assert_eq!(m.exit, Exit::Signal(libc::SIGXCPU));
+        assert_eq!(m.stop, Some(Stop::CpuLimit), "{m:?}");
+        // Through `sh`, a child stopped by it shows as 128 + SIGXCPU.
+        let m = run(
+            "sh -c 'kill -XCPU $$'; exit $?",
+            Vec::new(),
+            &cpu_limited(1),
+        )
+        .unwrap();
+        assert_eq!(m.stop, Some(Stop::CpuLimit), "{m:?}");
+        // Without a CPU limit the same signal is a crash, not a limit.
+        let m = run("kill -XCPU $$", Vec::new(), &ProcessLimits::default()).unwrap();
+        assert_eq!(m.stop, None);
+        assert_eq!(m.exit, Exit::Signal(libc::SIGXCPU));
+    }
+
+    #[test]
+    fn the_kernels_signals_decide_which_limit_stopped_a_process() {
+        let sec = Duration::from_secs(1);
+        let ms = Duration::from_millis(1);
+        let xcpu = Exit::Signal(libc::SIGXCPU);
+        let kill = Exit::Signal(libc::SIGKILL);
+        assert_eq!(
+            kernel_stop(xcpu, false, Some(1), false, ms),
+            Some(Stop::CpuLimit)
+        );
+        assert_eq!(kernel_stop(xcpu, false, None, false, sec), None);
+        assert_eq!(
+            kernel_stop(xcpu, true, Some(1), false, ms),
+            Some(Stop::MemoryLimit)
+        );
+        // The hard RLIMIT_CPU: SIGKILL we did not send, after the soft limit's CPU time.
+        assert_eq!(
+            kernel_stop(kill, false, Some(1), false, 2 * sec),
+            Some(Stop::CpuLimit)
+        );
+        assert_eq!(kernel_stop(kill, false, Some(1), true, 2 * sec), None);
+        assert_eq!(kernel_stop(kill, false, Some(1), false, ms), None);
+        assert_eq!(
+            kernel_stop(Exit::Signal(libc::SIGSEGV), false, Some(1), false, 2 * sec),
+            None
+        );
+        assert_eq!(
+            kernel_stop(Exit::Code(1), false, Some(1), false, 2 * sec),
+            None
+        );
+        assert_eq!(
+            kernel_stop(Exit::Code(128 + libc::SIGXCPU), false, Some(1), false, ms),
+            Some(Stop::CpuLimit)
+        );
+    }
 }

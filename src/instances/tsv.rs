@@ -40,6 +40,9 @@ fn field(s: &str) -> &str {
         .trim()
 }
 
+/// Reads a file in either tab-separated layout: the lines before the table (header block or
+/// comments), then the size and goal they declare, then one instance per data line, then the
+/// checks over the whole file. Every error names the file and the line.
 pub(super) fn parse(
     path: &Path,
     text: &str,
@@ -50,26 +53,86 @@ pub(super) fn parse(
     let mut lines = text
         .lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_start_matches('\u{feff}')))
-        .peekable();
+        .map(|(i, l)| (i + 1, l.trim_start_matches('\u{feff}')));
+    let last_line = text.lines().count().max(1);
 
-    // The header block (ours) or leading comments (Korf's layout), up to the column header.
+    let (header, columns_line, columns) = read_preamble(path, &mut lines, layout, last_line)?;
+    let declared = match &header {
+        Some(h) => Some(declared_shape(path, h, columns_line)?),
+        None => None,
+    };
+    let goal = goal_override.unwrap_or(declared.as_ref().map_or(Goal::BlankFirst, |d| d.goal));
+    let mut table = Table {
+        path,
+        columns: &columns,
+        ids: HashMap::new(),
+        size: declared.as_ref().map(|d| (d.rows, d.cols, d.line)),
+        korf: header.is_none(),
+        header_moves: header
+            .as_ref()
+            .and_then(|h| h.get("moves"))
+            .and_then(|(v, _)| parse_u32(v)),
+    };
+    let mut instances = Vec::new();
+    let mut extras = Extras::default();
+    for (no, raw) in lines {
+        if let Some((instance, optimal)) = table.instance(no, raw)? {
+            instances.push(instance);
+            extras.optimal.push(optimal);
+        }
+    }
+
+    if instances.is_empty() {
+        return Err(err(last_line, Problem::NoInstances));
+    }
+    if let Some((declared, header_line)) = declared.and_then(|d| d.count)
+        && declared != instances.len()
+    {
+        return Err(err(
+            last_line,
+            Problem::CountMismatch {
+                declared,
+                found: instances.len(),
+                header_line,
+            },
+        ));
+    }
+    let (rows, cols, _) = table.size.expect("set by the first instance");
+    Ok((
+        InstanceSet {
+            path: path.to_path_buf(),
+            goal,
+            rows,
+            cols,
+            instances,
+        },
+        extras,
+    ))
+}
+
+/// Reads the lines before the table: the header block (ours) or leading comments (Korf's
+/// layout), up to and including the column header. Returns the header (ours only), the
+/// column header's line and its columns.
+fn read_preamble<'a>(
+    path: &Path,
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    layout: Layout,
+    last_line: usize,
+) -> Result<(Option<Header>, usize, Columns), InstanceError> {
+    let err = |line: usize, problem: Problem| InstanceError::invalid(path, line, problem);
     let mut header: Option<Header> = None;
-    let columns_line;
-    let columns;
     loop {
         let Some((no, raw)) = lines.next() else {
-            let line = text.lines().count().max(1);
             return Err(match layout {
                 Layout::Npuzzle => err(
-                    line,
+                    last_line,
                     Problem::BadColumns {
                         message: "the file ends before the column header \"id<TAB>...<TAB>tiles\""
                             .into(),
                     },
                 ),
                 // Only blank and comment lines: an empty instance file.
-                _ => err(line, Problem::NoInstances),
+                _ => err(last_line, Problem::NoInstances),
             });
         };
         let l = raw.trim();
@@ -96,136 +159,167 @@ pub(super) fn parse(
             continue;
         }
         if let Some(comment) = l.strip_prefix('#') {
-            if let Some(h) = header.as_mut()
-                && let Some((k, v)) = comment.split_once(':')
-            {
-                let key = k.trim().to_ascii_lowercase();
-                // Only single-word keys are header entries; anything else is a comment.
-                if !key.is_empty()
-                    && key
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-                {
-                    if let Some((_, first)) = h.keys.get(&key)
-                        && key != "note"
-                    {
-                        return Err(err(
-                            no,
-                            Problem::DuplicateHeader {
-                                key,
-                                first_line: *first,
-                            },
-                        ));
-                    }
-                    h.keys.insert(key, (v.trim().to_string(), no));
-                }
+            if let Some(h) = header.as_mut() {
+                h.add(comment, no).map_err(|p| err(no, p))?;
             }
             continue;
         }
-        // The column header.
-        columns_line = no;
-        columns = parse_columns(raw).map_err(|message| match layout {
+        let columns = parse_columns(raw).map_err(|message| match layout {
             Layout::KorfTsv if !raw.contains('\t') => {
                 err(no, Problem::UnknownLayout { found: excerpt(l) })
             }
             _ => err(no, Problem::BadColumns { message }),
         })?;
-        break;
+        return Ok((header, no, columns));
+    }
+}
+
+impl Header {
+    /// Takes a `# key: value` line of the header block. Only single-word keys are entries;
+    /// anything else is a comment. A key given twice is an error (except `note`, which may
+    /// repeat).
+    fn add(&mut self, comment: &str, no: usize) -> Result<(), Problem> {
+        let Some((k, v)) = comment.split_once(':') else {
+            return Ok(());
+        };
+        let key = k.trim().to_ascii_lowercase();
+        if key.is_empty()
+            || !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Ok(());
+        }
+        if let Some((_, first)) = self.keys.get(&key)
+            && key != "note"
+        {
+            return Err(Problem::DuplicateHeader {
+                key,
+                first_line: *first,
+            });
+        }
+        self.keys.insert(key, (v.trim().to_string(), no));
+        Ok(())
+    }
+}
+
+/// What the project's header block declares about every instance.
+struct Declared {
+    rows: usize,
+    cols: usize,
+    goal: Goal,
+    /// `count` and its line, if given (checked against the instances read).
+    count: Option<(usize, usize)>,
+    /// The magic line (where the size was declared).
+    line: usize,
+}
+
+/// The size, goal and count of the header block: `rows`, `cols` and `goal` are required (a
+/// missing one is reported on the column header's line, where the block ended), the size must
+/// make a board.
+fn declared_shape(path: &Path, h: &Header, columns_line: usize) -> Result<Declared, InstanceError> {
+    let err = |line: usize, problem: Problem| InstanceError::invalid(path, line, problem);
+    let whole = |key: &str, v: &str, l: usize| {
+        v.parse::<usize>().map_err(|_| {
+            err(
+                l,
+                Problem::BadHeader {
+                    key: key.to_string(),
+                    message: format!("expected a whole number, found \"{v}\""),
+                },
+            )
+        })
+    };
+    let required = |key: &str| {
+        h.get(key).ok_or_else(|| {
+            err(
+                columns_line,
+                Problem::MissingHeader {
+                    key: key.to_string(),
+                },
+            )
+        })
+    };
+    let (v, l) = required("rows")?;
+    let rows = whole("rows", v, l)?;
+    let (v, l) = required("cols")?;
+    let cols = whole("cols", v, l)?;
+    let (g, gl) = required("goal")?;
+    let goal: Goal = g.parse().map_err(|message| {
+        err(
+            gl,
+            Problem::BadHeader {
+                key: "goal".into(),
+                message,
+            },
+        )
+    })?;
+    // The size must make a board at all; report it on the header line.
+    if let Err(e) = super::check_size(rows, cols) {
+        let l = h.get("rows").map_or(h.line, |(_, l)| l);
+        return Err(err(l, Problem::Board(e)));
+    }
+    let count = match h.get("count") {
+        Some((v, l)) => Some((whole("count", v, l)?, l)),
+        None => None,
+    };
+    Ok(Declared {
+        rows,
+        cols,
+        goal,
+        count,
+        line: h.line,
+    })
+}
+
+/// The data lines, read one at a time: what the columns are, the ids seen so far and the size
+/// every board must have (declared, or taken from the first board in Korf's layout).
+struct Table<'a> {
+    path: &'a Path,
+    columns: &'a Columns,
+    /// Each id and its line, to name both lines of a duplicate.
+    ids: HashMap<String, usize>,
+    /// Rows, columns and the line that set them.
+    size: Option<(usize, usize, usize)>,
+    /// No header block (Korf's layout): a square of another size is a mixed-size file.
+    korf: bool,
+    /// The header's `moves`, the scramble length of rows without a `scramble_moves` column.
+    header_moves: Option<u32>,
+}
+
+impl Table<'_> {
+    fn err(&self, line: usize, problem: Problem) -> InstanceError {
+        InstanceError::invalid(self.path, line, problem)
     }
 
-    // Size and goal.
-    let (mut size, file_goal, declared_count) = match &header {
-        Some(h) => {
-            let num = |key: &str| -> Result<usize, InstanceError> {
-                let (v, l) = h.get(key).ok_or_else(|| {
-                    err(
-                        columns_line,
-                        Problem::MissingHeader {
-                            key: key.to_string(),
-                        },
-                    )
-                })?;
-                v.parse::<usize>().map_err(|_| {
-                    err(
-                        l,
-                        Problem::BadHeader {
-                            key: key.to_string(),
-                            message: format!("expected a whole number, found \"{v}\""),
-                        },
-                    )
-                })
-            };
-            let rows = num("rows")?;
-            let cols = num("cols")?;
-            let (g, gl) = h
-                .get("goal")
-                .ok_or_else(|| err(columns_line, Problem::MissingHeader { key: "goal".into() }))?;
-            let goal: Goal = g.parse().map_err(|message| {
-                err(
-                    gl,
-                    Problem::BadHeader {
-                        key: "goal".into(),
-                        message,
-                    },
-                )
-            })?;
-            // The size must make a board at all; report it on the header line.
-            if let Err(e) = super::check_size(rows, cols) {
-                let l = h.get("rows").map_or(h.line, |(_, l)| l);
-                return Err(err(l, Problem::Board(e)));
-            }
-            let count = match h.get("count") {
-                Some((v, l)) => Some((
-                    v.parse::<usize>().map_err(|_| {
-                        err(
-                            l,
-                            Problem::BadHeader {
-                                key: "count".into(),
-                                message: format!("expected a whole number, found \"{v}\""),
-                            },
-                        )
-                    })?,
-                    l,
-                )),
-                None => None,
-            };
-            (Some((rows, cols, h.line)), goal, count)
-        }
-        None => (None, Goal::BlankFirst, None),
-    };
-    let goal = goal_override.unwrap_or(file_goal);
-    let header_moves = header
-        .as_ref()
-        .and_then(|h| h.get("moves"))
-        .and_then(|(v, _)| parse_u32(v));
-
-    // The data lines.
-    let mut instances = Vec::new();
-    let mut extras = Extras::default();
-    let mut ids: HashMap<String, usize> = HashMap::new();
-    let ncols = columns.names.len();
-    for (no, raw) in lines {
+    /// The instance on line `no` and its `optimal` column; `None` for a blank or comment line.
+    fn instance(
+        &mut self,
+        no: usize,
+        raw: &str,
+    ) -> Result<Option<(Instance, Option<u32>)>, InstanceError> {
         let l = raw.trim();
         if l.is_empty() || l.starts_with('#') {
-            continue;
+            return Ok(None);
         }
+        let ncols = self.columns.names.len();
         let fields: Vec<&str> = raw.trim_end_matches(['\r', '\n']).split('\t').collect();
         if fields.len() != ncols {
-            return Err(err(
+            return Err(self.err(
                 no,
                 Problem::WrongFieldCount {
                     expected: ncols,
-                    columns: columns.names.join(", "),
+                    columns: self.columns.names.join(", "),
                     found: fields.len(),
                 },
             ));
         }
         let id = field(fields[0]);
         if id.is_empty() {
-            return Err(err(no, Problem::EmptyId));
+            return Err(self.err(no, Problem::EmptyId));
         }
-        if let Some(&first_line) = ids.get(id) {
-            return Err(err(
+        if let Some(&first_line) = self.ids.get(id) {
+            return Err(self.err(
                 no,
                 Problem::DuplicateId {
                     id: id.to_string(),
@@ -233,116 +327,93 @@ pub(super) fn parse(
                 },
             ));
         }
-        ids.insert(id.to_string(), no);
-        let opt_col = |idx: Option<usize>| -> Result<Option<u32>, InstanceError> {
-            let Some(i) = idx else { return Ok(None) };
-            let v = field(fields[i]);
-            if v.is_empty() {
-                return Ok(None);
-            }
-            parse_u32(v).map(Some).ok_or_else(|| {
-                err(
-                    no,
-                    Problem::NotAnInteger {
-                        what: format!("column {}", columns.names[i]),
-                        found: excerpt(v),
-                    },
-                )
-            })
-        };
-        let scramble_moves = opt_col(columns.scramble)?.or(header_moves);
-        let optimal = opt_col(columns.optimal)?;
+        self.ids.insert(id.to_string(), no);
+        let scramble_moves = self
+            .number(&fields, self.columns.scramble, no)?
+            .or(self.header_moves);
+        let optimal = self.number(&fields, self.columns.optimal, no)?;
 
         let tiles_text = field(fields[ncols - 1]);
-        let mut values: Vec<u32> = match size {
+        let mut values: Vec<u32> = match self.size {
             Some((r, c, _)) => Vec::with_capacity(r * c),
             None => Vec::new(),
         };
         for (k, t) in tiles_text.split_ascii_whitespace().enumerate() {
-            values.push(parse_tile(t, k + 1).map_err(|p| err(no, p))?);
+            values.push(parse_tile(t, k + 1).map_err(|p| self.err(no, p))?);
         }
-        let (rows, cols) = match size {
-            Some((rows, cols, first_line)) => {
-                if values.len() != rows * cols {
-                    // Korf's layout: a different square size is a mixed-size file.
-                    if header.is_none() {
-                        let side = values.len().isqrt();
-                        if side * side == values.len() && side >= 2 {
-                            return Err(err(
-                                no,
-                                Problem::MixedSizes {
-                                    rows: side,
-                                    cols: side,
-                                    first_rows: rows,
-                                    first_cols: cols,
-                                    first_line,
-                                },
-                            ));
-                        }
-                    }
-                    return Err(err(
-                        no,
-                        Problem::WrongTileCount {
-                            rows,
-                            cols,
-                            expected: rows * cols,
-                            found: values.len(),
-                        },
-                    ));
-                }
-                (rows, cols)
-            }
-            None => {
-                let side = values.len().isqrt();
-                if side * side != values.len() || side < 2 {
-                    return Err(err(
-                        no,
-                        Problem::NotSquare {
-                            found: values.len(),
-                        },
-                    ));
-                }
-                size = Some((side, side, no));
-                (side, side)
-            }
-        };
-        let board = make_board(rows, cols, values).map_err(|p| err(no, p))?;
-        instances.push(Instance {
+        let (rows, cols) = self.board_size(values.len(), no)?;
+        let board = make_board(rows, cols, values).map_err(|p| self.err(no, p))?;
+        let instance = Instance {
             id: id.to_string(),
             line: no,
             board,
             scramble_moves,
-        });
-        extras.optimal.push(optimal);
+        };
+        Ok(Some((instance, optimal)))
     }
 
-    let last_line = text.lines().count().max(1);
-    if instances.is_empty() {
-        return Err(err(last_line, Problem::NoInstances));
+    /// An optional whole-number column (`None` if the file has no such column or the field is
+    /// empty).
+    fn number(
+        &self,
+        fields: &[&str],
+        column: Option<usize>,
+        no: usize,
+    ) -> Result<Option<u32>, InstanceError> {
+        let Some(i) = column else { return Ok(None) };
+        let v = field(fields[i]);
+        if v.is_empty() {
+            return Ok(None);
+        }
+        parse_u32(v).map(Some).ok_or_else(|| {
+            self.err(
+                no,
+                Problem::NotAnInteger {
+                    what: format!("column {}", self.columns.names[i]),
+                    found: excerpt(v),
+                },
+            )
+        })
     }
-    if let Some((declared, header_line)) = declared_count
-        && declared != instances.len()
-    {
-        return Err(err(
-            last_line,
-            Problem::CountMismatch {
-                declared,
-                found: instances.len(),
-                header_line,
+
+    /// The size of a board of `tiles` tiles on line `no`: the file's size, or (the first board
+    /// of Korf's layout) the square it makes, which then becomes the file's size.
+    fn board_size(&mut self, tiles: usize, no: usize) -> Result<(usize, usize), InstanceError> {
+        let Some((rows, cols, first_line)) = self.size else {
+            let side = tiles.isqrt();
+            if side * side != tiles || side < 2 {
+                return Err(self.err(no, Problem::NotSquare { found: tiles }));
+            }
+            self.size = Some((side, side, no));
+            return Ok((side, side));
+        };
+        if tiles == rows * cols {
+            return Ok((rows, cols));
+        }
+        // Korf's layout: a different square size is a mixed-size file.
+        let side = tiles.isqrt();
+        if self.korf && side * side == tiles && side >= 2 {
+            return Err(self.err(
+                no,
+                Problem::MixedSizes {
+                    rows: side,
+                    cols: side,
+                    first_rows: rows,
+                    first_cols: cols,
+                    first_line,
+                },
+            ));
+        }
+        Err(self.err(
+            no,
+            Problem::WrongTileCount {
+                rows,
+                cols,
+                expected: rows * cols,
+                found: tiles,
             },
-        ));
+        ))
     }
-    let (rows, cols, _) = size.expect("set by the first instance");
-    Ok((
-        InstanceSet {
-            path: path.to_path_buf(),
-            goal,
-            rows,
-            cols,
-            instances,
-        },
-        extras,
-    ))
 }
 
 /// Parses one tile value (`index` is 1-based, for the message).

@@ -19,6 +19,8 @@ pub mod cdp;
 pub mod census_table;
 pub mod kre;
 pub mod measure;
+pub mod options;
+pub mod output;
 pub mod pdb_table;
 pub mod profile;
 pub mod ss;
@@ -34,7 +36,7 @@ use thiserror::Error;
 
 use crate::board::{Board, Goal};
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
-use crate::heuristic::{HeuristicError, HeuristicKind, build};
+use crate::heuristic::{Built, HeuristicError, HeuristicKind, build};
 pub use profile::Profile;
 pub use tree::{MoveShares, Pruning, TreeCounts, branching_factor};
 
@@ -274,272 +276,30 @@ pub fn predict(
     req: &Request,
     mut progress: impl FnMut(&str),
 ) -> Result<(Vec<Row>, Summary), PredictError> {
-    if req.rows * req.cols > MAX_EXACT_CELLS {
-        return Err(PredictError::TooLarge {
-            rows: req.rows,
-            cols: req.cols,
-        });
-    }
-    let geometry = Geometry::new(req.rows, req.cols, req.goal);
-    let bounds = req.bounds.unwrap_or_else(|| default_bounds(&geometry));
-    if bounds.0 > bounds.1 {
-        return Err(PredictError::Bounds(bounds.0, bounds.1));
-    }
-    if !(0.0..=1.0).contains(&req.last_fraction) {
-        return Err(PredictError::LastFraction(req.last_fraction));
-    }
-    let random_bounds: Vec<u32> = (bounds.0..=bounds.1).collect();
-    let max_optimal = req
-        .targets
-        .iter()
-        .filter_map(|t| t.optimal)
-        .max()
-        .unwrap_or(0);
-    let depth = bounds.1.max(max_optimal) as usize + 1;
+    let mut ctx = Context::new(req)?;
     let mut summary = Summary {
         profiles: Vec::new(),
         branching: Vec::new(),
-        bounds,
+        bounds: ctx.bounds,
         notes: Vec::new(),
         validation: Vec::new(),
     };
+    ctx.count_trees(&mut summary, &mut progress);
     let mut rows = Vec::new();
-    let mut trees: HashMap<(Pruning, Option<usize>), TreeCounts> = HashMap::new();
-    let mut shares: HashMap<(Pruning, usize), MoveShares> = HashMap::new();
-    for &pruning in &req.prunings {
-        let b = branching_factor(&geometry, pruning, 2000);
-        progress(&format!(
-            "{} tree: asymptotic branching factor {b:.5}",
-            pruning.name()
-        ));
-        summary.branching.push((pruning, b));
-        trees.insert(
-            (pruning, None),
-            TreeCounts::uniform(&geometry, pruning, depth),
-        );
-    }
-    let needs_profile = req
-        .methods
-        .iter()
-        .any(|m| matches!(m, Method::Kre | Method::Cdp));
     for kind in &req.heuristics {
-        let name = kind.name();
-        let built = build(kind, &geometry)?;
-        let mut profile =
-            needs_profile.then(|| Profile::new(&geometry, &built, req.samples_per_cell, req.seed));
-        if let (Some(p), None) = (profile.as_mut(), &req.census)
-            && !p.exact
-        {
-            let start = std::time::Instant::now();
-            if let Some(hist) = pdb_table::exact_hist(&geometry, &built) {
-                p.use_exact(hist);
-                summary.notes.push(format!(
-                    "{name}: distribution exact from its pattern database ({:.1} s to scan it); \
-                     CDP's move statistics sampled",
-                    start.elapsed().as_secs_f64()
-                ));
-            }
-        }
-        if let (Some(p), Some(census)) = (profile.as_mut(), &req.census) {
-            let hist = census
-                .get(&name)
-                .ok_or_else(|| PredictError::CensusMissing {
-                    heuristic: name.clone(),
-                    have: census.keys().cloned().collect::<Vec<_>>().join(", "),
-                })?;
-            p.use_exact(hist.clone());
-        }
-        if let Some(p) = &profile {
-            let n: f64 = p.states.iter().sum();
-            summary.profiles.push((name.clone(), p.exact, n, p.mean()));
-            progress(&format!(
-                "{name}: distribution {} over {n} positions, mean {:.3}",
-                if p.exact { "exact" } else { "sampled" },
-                p.mean()
-            ));
-        }
-        // Iteration bounds of an instance: from its estimate to its optimal length (or the
-        // last of --bounds), every second one when every move changes h by an odd amount.
-        let iteration_bounds = |h0: u32, last: u32| -> Vec<u32> {
-            let odd = profile.as_ref().is_none_or(|p| p.odd_steps);
-            (h0..=last.max(h0))
-                .step_by(if odd { 2 } else { 1 })
-                .collect()
-        };
+        let h = profile_heuristic(&ctx, kind, &mut summary, &mut progress)?;
         for &pruning in &req.prunings {
-            let measured: Vec<Option<measure::Measured>> = match req.measure_nodes {
-                Some(budget) => {
-                    let runs = req
-                        .targets
-                        .par_iter()
-                        .map(|t| {
-                            measure::measure(&t.board, req.goal, kind, pruning, budget)
-                                .map(Some)
-                                .map_err(|error| PredictError::Measure {
-                                    id: t.id.clone(),
-                                    error,
-                                })
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    progress(&format!(
-                        "{name} {}: IDA* measured on {} instances, {} solved within {budget} nodes",
-                        pruning.name(),
-                        runs.len(),
-                        runs.iter().flatten().filter(|m| m.solved).count()
-                    ));
-                    runs
-                }
-                None => vec![None; req.targets.len()],
-            };
+            let measured = measure_targets(req, kind, &h.name, pruning, &mut progress)?;
             for &method in &req.methods {
-                if method == Method::Kre {
-                    let p = profile.as_ref().expect("profiled for KRE");
-                    for e in kre::kre(&trees[&(pruning, None)], p, &random_bounds) {
-                        rows.push(Row {
-                            heuristic: name.clone(),
-                            pruning,
-                            method,
-                            instance_id: None,
-                            bound: e.bound,
-                            scope: Scope::Iteration,
-                            expanded: e.expanded,
-                            generated: e.generated,
-                            generated_se: Some(e.generated_se),
-                            measured: None,
-                        });
-                    }
-                }
-                // The set total: (instances, expanded, generated, variance of generated).
-                let mut set = (0usize, 0.0, 0.0, Some(0.0));
-                let mut set_measured = Some(0.0);
-                let mut validation = Validation {
-                    heuristic: name.clone(),
-                    pruning,
-                    method,
-                    ratios: Vec::new(),
-                    last: Vec::new(),
-                    instances: (0, 0),
-                };
-                for (t, run) in req.targets.iter().zip(&measured) {
-                    let h0 = built.estimate(&geometry, &t.tiles);
-                    let last = t.optimal.unwrap_or(bounds.1);
-                    let its = iteration_bounds(h0, last);
-                    let estimates: Vec<(u32, f64, f64, Option<f64>)> = match method {
-                        Method::Kre => {
-                            let cell = geometry.blank_of(&t.tiles);
-                            let tree = trees.entry((pruning, Some(cell))).or_insert_with(|| {
-                                TreeCounts::from_cell(&geometry, pruning, cell, depth)
-                            });
-                            kre::kre(tree, profile.as_ref().expect("profiled"), &its)
-                                .into_iter()
-                                .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
-                                .collect()
-                        }
-                        Method::Cdp => cdp::cdp(
-                            &geometry,
-                            &built,
-                            profile.as_ref().expect("profiled"),
-                            &t.tiles,
-                            shares
-                                .entry((pruning, geometry.blank_of(&t.tiles)))
-                                .or_insert_with(|| {
-                                    MoveShares::new(
-                                        &geometry,
-                                        pruning,
-                                        geometry.blank_of(&t.tiles),
-                                        depth,
-                                    )
-                                }),
-                            &its,
-                            req.cdp_exact_depth,
-                        )
-                        .into_iter()
-                        .map(|e| (e.bound, e.expanded, e.generated, None))
-                        .collect(),
-                        Method::Ss => {
-                            let seed = req.seed ^ hash_id(&t.id);
-                            let all = ss::stratified_sampling(
-                                &geometry, &built, &t.tiles, pruning, last, req.probes, seed,
-                            );
-                            all.into_iter()
-                                .filter(|e| its.contains(&e.bound))
-                                .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
-                                .collect()
-                        }
-                    };
-                    let row = |bound, scope, expanded, generated, se, measured| Row {
-                        heuristic: name.clone(),
-                        pruning,
-                        method,
-                        instance_id: Some(t.id.clone()),
-                        bound,
-                        scope,
-                        expanded,
-                        generated,
-                        generated_se: se,
-                        measured,
-                    };
-                    for &(b, e, g, se) in &estimates {
-                        let m = run.as_ref().and_then(|r| r.complete(b));
-                        rows.push(row(b, Scope::Iteration, e, g, se, m));
-                    }
-                    if let Some(run) = run {
-                        validation.instances.0 += 1;
-                        let (mut p, mut m) = (0.0, 0.0);
-                        for &(b, _, g, _) in &estimates {
-                            if let Some(x) = run.complete(b) {
-                                p += g;
-                                m += x;
-                            }
-                        }
-                        if m > 0.0 {
-                            validation.ratios.push(p / m);
-                        }
-                        if let Some((b, partial)) = run.last() {
-                            validation.instances.1 += 1;
-                            if let Some(e) = estimates.iter().find(|e| e.0 == b) {
-                                validation.last.push((partial, e.2));
-                            }
-                        }
-                    }
-                    if let Some(opt) = t.optimal {
-                        let expanded: f64 = estimates.iter().map(|e| e.1).sum();
-                        let generated = 1.0 + estimates.iter().map(|e| e.2 - 1.0).sum::<f64>();
-                        let se = estimates
-                            .iter()
-                            .map(|e| e.3.map(|s| s * s))
-                            .sum::<Option<f64>>()
-                            .map(f64::sqrt);
-                        let m = run.as_ref().and_then(measure::Measured::total);
-                        set_measured = set_measured.zip(m).map(|(a, b)| a + b);
-                        rows.push(row(opt, Scope::Total, expanded, generated, se, m));
-                        let (e, g, v) = last_iteration_share(&estimates, opt, req.last_fraction);
-                        set.0 += 1;
-                        set.1 += e;
-                        set.2 += g;
-                        set.3 = set.3.zip(v).map(|(a, b)| a + b);
-                    }
-                }
-                if set.0 > 0 {
-                    rows.push(Row {
-                        heuristic: name.clone(),
-                        pruning,
-                        method,
-                        instance_id: None,
-                        bound: max_optimal,
-                        scope: Scope::Set,
-                        expanded: set.1,
-                        generated: set.2,
-                        generated_se: set.3.map(f64::sqrt),
-                        measured: set_measured.filter(|_| req.measure_nodes.is_some()),
-                    });
-                }
+                let (method_rows, validation) = ctx.method_rows(&h, pruning, method, &measured);
+                rows.extend(method_rows);
                 if req.measure_nodes.is_some() && !req.targets.is_empty() {
                     summary.validation.push(validation);
                 }
                 if !req.targets.is_empty() {
                     progress(&format!(
-                        "{name} {} {method}: {} instances",
+                        "{} {} {method}: {} instances",
+                        h.name,
                         pruning.name(),
                         req.targets.len()
                     ));
@@ -548,6 +308,367 @@ pub fn predict(
         }
     }
     Ok((rows, summary))
+}
+
+/// One iteration's estimate: (bound, expanded, generated, standard error of generated).
+type Estimate = (u32, f64, f64, Option<f64>);
+
+/// What every prediction of one request shares: the board, the bounds, and the trees and move
+/// statistics, each computed once and reused across heuristics and instances.
+struct Context<'a> {
+    req: &'a Request,
+    geometry: Geometry,
+    bounds: (u32, u32),
+    /// The largest known optimal length of the targets: the bound of the set total.
+    max_optimal: u32,
+    /// How deep every tree is counted.
+    depth: usize,
+    /// Brute-force trees per pruning: from random start cells (`None`) or from one blank cell.
+    trees: HashMap<(Pruning, Option<usize>), TreeCounts>,
+    /// CDP's move statistics per pruning and blank cell.
+    shares: HashMap<(Pruning, usize), MoveShares>,
+}
+
+impl<'a> Context<'a> {
+    /// Checks the request (size, bounds, last fraction) and fixes the bounds and depth.
+    fn new(req: &'a Request) -> Result<Context<'a>, PredictError> {
+        if req.rows * req.cols > MAX_EXACT_CELLS {
+            return Err(PredictError::TooLarge {
+                rows: req.rows,
+                cols: req.cols,
+            });
+        }
+        let geometry = Geometry::new(req.rows, req.cols, req.goal);
+        let bounds = req.bounds.unwrap_or_else(|| default_bounds(&geometry));
+        if bounds.0 > bounds.1 {
+            return Err(PredictError::Bounds(bounds.0, bounds.1));
+        }
+        if !(0.0..=1.0).contains(&req.last_fraction) {
+            return Err(PredictError::LastFraction(req.last_fraction));
+        }
+        let max_optimal = req
+            .targets
+            .iter()
+            .filter_map(|t| t.optimal)
+            .max()
+            .unwrap_or(0);
+        Ok(Context {
+            req,
+            geometry,
+            bounds,
+            max_optimal,
+            depth: bounds.1.max(max_optimal) as usize + 1,
+            trees: HashMap::new(),
+            shares: HashMap::new(),
+        })
+    }
+
+    /// The brute-force tree of each pruning from random start cells, and its asymptotic
+    /// branching factor (in the summary).
+    fn count_trees(&mut self, summary: &mut Summary, progress: &mut impl FnMut(&str)) {
+        for &pruning in &self.req.prunings {
+            let b = branching_factor(&self.geometry, pruning, 2000);
+            progress(&format!(
+                "{} tree: asymptotic branching factor {b:.5}",
+                pruning.name()
+            ));
+            summary.branching.push((pruning, b));
+            self.trees.insert(
+                (pruning, None),
+                TreeCounts::uniform(&self.geometry, pruning, self.depth),
+            );
+        }
+    }
+
+    /// The rows of one heuristic, tree and method: KRE's for random start states, then each
+    /// target's iterations and total, then the set total; and how the predictions compare
+    /// with IDA*'s `measured` counts.
+    fn method_rows(
+        &mut self,
+        h: &Profiled,
+        pruning: Pruning,
+        method: Method,
+        measured: &[Option<measure::Measured>],
+    ) -> (Vec<Row>, Validation) {
+        let req = self.req;
+        let mut rows = Vec::new();
+        if method == Method::Kre {
+            let p = h.profile.as_ref().expect("profiled for KRE");
+            let random_bounds: Vec<u32> = (self.bounds.0..=self.bounds.1).collect();
+            for e in kre::kre(&self.trees[&(pruning, None)], p, &random_bounds) {
+                rows.push(Row {
+                    heuristic: h.name.clone(),
+                    pruning,
+                    method,
+                    instance_id: None,
+                    bound: e.bound,
+                    scope: Scope::Iteration,
+                    expanded: e.expanded,
+                    generated: e.generated,
+                    generated_se: Some(e.generated_se),
+                    measured: None,
+                });
+            }
+        }
+        // The set total: (instances, expanded, generated, variance of generated).
+        let mut set = (0usize, 0.0, 0.0, Some(0.0));
+        let mut set_measured = Some(0.0);
+        let mut validation = Validation {
+            heuristic: h.name.clone(),
+            pruning,
+            method,
+            ratios: Vec::new(),
+            last: Vec::new(),
+            instances: (0, 0),
+        };
+        for (t, run) in req.targets.iter().zip(measured) {
+            let estimates = self.estimates(h, pruning, method, t);
+            let row = |bound, scope, expanded, generated, se, measured| Row {
+                heuristic: h.name.clone(),
+                pruning,
+                method,
+                instance_id: Some(t.id.clone()),
+                bound,
+                scope,
+                expanded,
+                generated,
+                generated_se: se,
+                measured,
+            };
+            for &(b, e, g, se) in &estimates {
+                let m = run.as_ref().and_then(|r| r.complete(b));
+                rows.push(row(b, Scope::Iteration, e, g, se, m));
+            }
+            if let Some(run) = run {
+                validate(&mut validation, run, &estimates);
+            }
+            if let Some(opt) = t.optimal {
+                let (expanded, generated, se) = instance_total(&estimates);
+                let m = run.as_ref().and_then(measure::Measured::total);
+                set_measured = set_measured.zip(m).map(|(a, b)| a + b);
+                rows.push(row(opt, Scope::Total, expanded, generated, se, m));
+                let (e, g, v) = last_iteration_share(&estimates, opt, req.last_fraction);
+                set.0 += 1;
+                set.1 += e;
+                set.2 += g;
+                set.3 = set.3.zip(v).map(|(a, b)| a + b);
+            }
+        }
+        if set.0 > 0 {
+            rows.push(Row {
+                heuristic: h.name.clone(),
+                pruning,
+                method,
+                instance_id: None,
+                bound: self.max_optimal,
+                scope: Scope::Set,
+                expanded: set.1,
+                generated: set.2,
+                generated_se: set.3.map(f64::sqrt),
+                measured: set_measured.filter(|_| req.measure_nodes.is_some()),
+            });
+        }
+        (rows, validation)
+    }
+
+    /// One method's estimates for the iterations of target `t`: from its heuristic estimate to
+    /// its optimal length (or the last of the bounds).
+    fn estimates(
+        &mut self,
+        h: &Profiled,
+        pruning: Pruning,
+        method: Method,
+        t: &Target,
+    ) -> Vec<Estimate> {
+        let geometry = &self.geometry;
+        let h0 = h.built.estimate(geometry, &t.tiles);
+        let last = t.optimal.unwrap_or(self.bounds.1);
+        let its = h.iteration_bounds(h0, last);
+        let depth = self.depth;
+        let cell = geometry.blank_of(&t.tiles);
+        match method {
+            Method::Kre => {
+                let tree = self
+                    .trees
+                    .entry((pruning, Some(cell)))
+                    .or_insert_with(|| TreeCounts::from_cell(geometry, pruning, cell, depth));
+                kre::kre(tree, h.profile.as_ref().expect("profiled"), &its)
+                    .into_iter()
+                    .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
+                    .collect()
+            }
+            Method::Cdp => cdp::cdp(
+                geometry,
+                &h.built,
+                h.profile.as_ref().expect("profiled"),
+                &t.tiles,
+                self.shares
+                    .entry((pruning, cell))
+                    .or_insert_with(|| MoveShares::new(geometry, pruning, cell, depth)),
+                &its,
+                self.req.cdp_exact_depth,
+            )
+            .into_iter()
+            .map(|e| (e.bound, e.expanded, e.generated, None))
+            .collect(),
+            Method::Ss => {
+                let seed = self.req.seed ^ hash_id(&t.id);
+                let all = ss::stratified_sampling(
+                    geometry,
+                    &h.built,
+                    &t.tiles,
+                    pruning,
+                    last,
+                    self.req.probes,
+                    seed,
+                );
+                all.into_iter()
+                    .filter(|e| its.contains(&e.bound))
+                    .map(|e| (e.bound, e.expanded, e.generated, Some(e.generated_se)))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// One heuristic, built, with its distribution of estimates (for KRE and CDP).
+struct Profiled {
+    name: String,
+    built: Built,
+    profile: Option<Profile>,
+}
+
+impl Profiled {
+    /// The iteration bounds of an instance: from its estimate to `last`, every second one when
+    /// every move changes h by an odd amount.
+    fn iteration_bounds(&self, h0: u32, last: u32) -> Vec<u32> {
+        let odd = self.profile.as_ref().is_none_or(|p| p.odd_steps);
+        (h0..=last.max(h0))
+            .step_by(if odd { 2 } else { 1 })
+            .collect()
+    }
+}
+
+/// Builds a heuristic and, when KRE or CDP is asked for, its distribution: sampled, or exact
+/// from its pattern database or from the census table (which must hold it).
+fn profile_heuristic(
+    ctx: &Context,
+    kind: &HeuristicKind,
+    summary: &mut Summary,
+    progress: &mut impl FnMut(&str),
+) -> Result<Profiled, PredictError> {
+    let (req, geometry) = (ctx.req, &ctx.geometry);
+    let name = kind.name();
+    let built = build(kind, geometry)?;
+    let needs_profile = req
+        .methods
+        .iter()
+        .any(|m| matches!(m, Method::Kre | Method::Cdp));
+    let mut profile =
+        needs_profile.then(|| Profile::new(geometry, &built, req.samples_per_cell, req.seed));
+    if let (Some(p), None) = (profile.as_mut(), &req.census)
+        && !p.exact
+    {
+        let start = std::time::Instant::now();
+        if let Some(hist) = pdb_table::exact_hist(geometry, &built) {
+            p.use_exact(hist);
+            summary.notes.push(format!(
+                "{name}: distribution exact from its pattern database ({:.1} s to scan it); \
+                 CDP's move statistics sampled",
+                start.elapsed().as_secs_f64()
+            ));
+        }
+    }
+    if let (Some(p), Some(census)) = (profile.as_mut(), &req.census) {
+        let hist = census
+            .get(&name)
+            .ok_or_else(|| PredictError::CensusMissing {
+                heuristic: name.clone(),
+                have: census.keys().cloned().collect::<Vec<_>>().join(", "),
+            })?;
+        p.use_exact(hist.clone());
+    }
+    if let Some(p) = &profile {
+        let n: f64 = p.states.iter().sum();
+        summary.profiles.push((name.clone(), p.exact, n, p.mean()));
+        progress(&format!(
+            "{name}: distribution {} over {n} positions, mean {:.3}",
+            if p.exact { "exact" } else { "sampled" },
+            p.mean()
+        ));
+    }
+    Ok(Profiled {
+        name,
+        built,
+        profile,
+    })
+}
+
+/// With [`Request::measure_nodes`], IDA*'s counts on every target (in parallel); else none.
+fn measure_targets(
+    req: &Request,
+    kind: &HeuristicKind,
+    name: &str,
+    pruning: Pruning,
+    progress: &mut impl FnMut(&str),
+) -> Result<Vec<Option<measure::Measured>>, PredictError> {
+    let Some(budget) = req.measure_nodes else {
+        return Ok(vec![None; req.targets.len()]);
+    };
+    let runs = req
+        .targets
+        .par_iter()
+        .map(|t| {
+            measure::measure(&t.board, req.goal, kind, pruning, budget)
+                .map(Some)
+                .map_err(|error| PredictError::Measure {
+                    id: t.id.clone(),
+                    error,
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    progress(&format!(
+        "{name} {}: IDA* measured on {} instances, {} solved within {budget} nodes",
+        pruning.name(),
+        runs.len(),
+        runs.iter().flatten().filter(|m| m.solved).count()
+    ));
+    Ok(runs)
+}
+
+/// Adds one measured instance to the comparison: predicted over measured nodes across its
+/// complete iterations, and its last (partly searched) iteration beside the prediction.
+fn validate(validation: &mut Validation, run: &measure::Measured, estimates: &[Estimate]) {
+    validation.instances.0 += 1;
+    let (mut p, mut m) = (0.0, 0.0);
+    for &(b, _, g, _) in estimates {
+        if let Some(x) = run.complete(b) {
+            p += g;
+            m += x;
+        }
+    }
+    if m > 0.0 {
+        validation.ratios.push(p / m);
+    }
+    if let Some((b, partial)) = run.last() {
+        validation.instances.1 += 1;
+        if let Some(e) = estimates.iter().find(|e| e.0 == b) {
+            validation.last.push((partial, e.2));
+        }
+    }
+}
+
+/// An instance's total through its optimal bound: (expanded, generated with the root counted
+/// once, standard error if every estimate has one).
+fn instance_total(estimates: &[Estimate]) -> (f64, f64, Option<f64>) {
+    let expanded: f64 = estimates.iter().map(|e| e.1).sum();
+    let generated = 1.0 + estimates.iter().map(|e| e.2 - 1.0).sum::<f64>();
+    let se = estimates
+        .iter()
+        .map(|e| e.3.map(|s| s * s))
+        .sum::<Option<f64>>()
+        .map(f64::sqrt);
+    (expanded, generated, se)
 }
 
 /// One instance's share of a [`Scope::Set`] total: every iteration before the one with bound

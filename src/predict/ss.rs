@@ -12,6 +12,7 @@
 //! `d`, so each sampled node's weight is filed under that path maximum.
 
 use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use crate::generate::instance_rng;
@@ -69,23 +70,49 @@ fn run<H: Heuristic>(
     probes: usize,
     seed: u64,
 ) -> Vec<SsEstimate> {
-    let automaton = pruning.automaton();
     let (h0, memo0) = heuristic.init(start);
-    let width = max_bound as usize + 1;
-    // Per probe, per bound: expanded and generated (cumulated over path maxima below).
-    let mut per_probe: Vec<(Vec<f64>, Vec<f64>)> = Vec::with_capacity(probes);
-    let mut rng = instance_rng(seed, 0x55);
-    let mut level: Vec<Node<H::Memo>> = Vec::new();
-    let mut next: Vec<Node<H::Memo>> = Vec::new();
-    let mut index: FxHashMap<u64, usize> = FxHashMap::default();
-    for _ in 0..probes.max(1) {
+    let mut sampler = Sampler {
+        geometry,
+        heuristic,
+        automaton: pruning.automaton(),
+        max_bound,
+        rng: instance_rng(seed, 0x55),
+        level: Vec::new(),
+        next: Vec::new(),
+        index: FxHashMap::default(),
+    };
+    let per_probe: Vec<(Vec<f64>, Vec<f64>)> = (0..probes.max(1))
+        .map(|_| sampler.probe(start, h0, memo0))
+        .collect();
+    estimates(&per_probe, h0, max_bound)
+}
+
+/// The probes of one prediction: what they walk (the board, heuristic, tree and bound), the
+/// random stream they share, and the levels' storage, reused from probe to probe.
+struct Sampler<'a, H: Heuristic> {
+    geometry: &'a Geometry,
+    heuristic: &'a H,
+    automaton: &'static MoveAutomaton,
+    max_bound: u32,
+    rng: ChaCha8Rng,
+    level: Vec<Node<H::Memo>>,
+    next: Vec<Node<H::Memo>>,
+    /// The representative in `next` of each node type.
+    index: FxHashMap<u64, usize>,
+}
+
+impl<H: Heuristic> Sampler<'_, H> {
+    /// One probe from `start`: per bound, the nodes expanded and generated in the iteration
+    /// with that bound (filed under each node's path maximum, then cumulated).
+    fn probe(&mut self, start: &Tiles, h0: u32, memo0: H::Memo) -> (Vec<f64>, Vec<f64>) {
+        let width = self.max_bound as usize + 1;
         let mut expanded = vec![0.0; width];
         let mut generated = vec![0.0; width];
-        level.clear();
-        if h0 <= max_bound {
-            level.push(Node {
+        self.level.clear();
+        if h0 <= self.max_bound {
+            self.level.push(Node {
                 tiles: *start,
-                blank: geometry.blank_of(start) as u8,
+                blank: self.geometry.blank_of(start) as u8,
                 parent: u8::MAX,
                 state: MoveAutomaton::START,
                 h: h0,
@@ -95,75 +122,89 @@ fn run<H: Heuristic>(
             });
         }
         let mut g = 0u32;
-        while !level.is_empty() {
-            next.clear();
-            index.clear();
-            for node in &level {
-                if node.h == 0 && geometry.is_goal(&node.tiles) {
-                    continue;
-                }
-                let blank = node.blank as usize;
-                expanded[node.path_max as usize] += node.weight;
-                let mut kids = 0u32;
-                for k in 0..geometry.neighbour_count[blank] as usize {
-                    let to = geometry.neighbours[blank][k] as usize;
-                    if to == node.parent as usize {
-                        continue;
-                    }
-                    let state = automaton.step(node.state, geometry.neighbour_move[blank][k]);
-                    if state == MoveAutomaton::DEAD {
-                        continue;
-                    }
-                    kids += 1;
-                    let mut tiles = node.tiles;
-                    let tile = tiles[to];
-                    tiles[blank] = tile;
-                    tiles[to] = 0;
-                    let (h2, memo2) = heuristic.update(&tiles, tile, to, blank, node.h, node.memo);
-                    let f2 = g + 1 + h2;
-                    if f2 > max_bound {
-                        continue;
-                    }
-                    let child = Node {
-                        tiles,
-                        blank: to as u8,
-                        parent: blank as u8,
-                        state,
-                        h: h2,
-                        path_max: node.path_max.max(f2),
-                        memo: memo2,
-                        weight: node.weight,
-                    };
-                    let key = u64::from(h2) << 40
-                        | u64::from(node.h) << 16
-                        | (to as u64) << 8
-                        | blank as u64;
-                    match index.get(&key) {
-                        Some(&i) => {
-                            let rep = &mut next[i];
-                            let total = rep.weight + node.weight;
-                            if uniform(&mut rng) * total < node.weight {
-                                *rep = child;
-                            }
-                            rep.weight = total;
-                        }
-                        None => {
-                            index.insert(key, next.len());
-                            next.push(child);
-                        }
-                    }
-                }
-                generated[node.path_max as usize] += node.weight * f64::from(kids);
-            }
-            std::mem::swap(&mut level, &mut next);
+        while !self.level.is_empty() {
+            self.expand_level(g, &mut expanded, &mut generated);
+            std::mem::swap(&mut self.level, &mut self.next);
             g += 1;
         }
         for d in 1..width {
             expanded[d] += expanded[d - 1];
             generated[d] += generated[d - 1];
         }
-        per_probe.push((expanded, generated));
+        (expanded, generated)
     }
+
+    /// Expands the representatives of depth `g` into those of depth `g + 1` (in `next`),
+    /// counting their weights as expanded and their children's as generated.
+    fn expand_level(&mut self, g: u32, expanded: &mut [f64], generated: &mut [f64]) {
+        let geometry = self.geometry;
+        self.next.clear();
+        self.index.clear();
+        for node in &self.level {
+            if node.h == 0 && geometry.is_goal(&node.tiles) {
+                continue;
+            }
+            let blank = node.blank as usize;
+            expanded[node.path_max as usize] += node.weight;
+            let mut kids = 0u32;
+            for k in 0..geometry.neighbour_count[blank] as usize {
+                let to = geometry.neighbours[blank][k] as usize;
+                if to == node.parent as usize {
+                    continue;
+                }
+                let state = self
+                    .automaton
+                    .step(node.state, geometry.neighbour_move[blank][k]);
+                if state == MoveAutomaton::DEAD {
+                    continue;
+                }
+                kids += 1;
+                let mut tiles = node.tiles;
+                let tile = tiles[to];
+                tiles[blank] = tile;
+                tiles[to] = 0;
+                let (h2, memo2) = self
+                    .heuristic
+                    .update(&tiles, tile, to, blank, node.h, node.memo);
+                let f2 = g + 1 + h2;
+                if f2 > self.max_bound {
+                    continue;
+                }
+                let child = Node {
+                    tiles,
+                    blank: to as u8,
+                    parent: blank as u8,
+                    state,
+                    h: h2,
+                    path_max: node.path_max.max(f2),
+                    memo: memo2,
+                    weight: node.weight,
+                };
+                let key =
+                    u64::from(h2) << 40 | u64::from(node.h) << 16 | (to as u64) << 8 | blank as u64;
+                match self.index.get(&key) {
+                    Some(&i) => {
+                        let rep = &mut self.next[i];
+                        let total = rep.weight + node.weight;
+                        if uniform(&mut self.rng) * total < node.weight {
+                            *rep = child;
+                        }
+                        rep.weight = total;
+                    }
+                    None => {
+                        self.index.insert(key, self.next.len());
+                        self.next.push(child);
+                    }
+                }
+            }
+            generated[node.path_max as usize] += node.weight * f64::from(kids);
+        }
+    }
+}
+
+/// The prediction per bound from `h0` to `max_bound`: the probes' mean (the root added to the
+/// generated count) and the standard error of the generated mean.
+fn estimates(per_probe: &[(Vec<f64>, Vec<f64>)], h0: u32, max_bound: u32) -> Vec<SsEstimate> {
     let n = per_probe.len() as f64;
     (h0..=max_bound)
         .map(|d| {

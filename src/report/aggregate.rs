@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::results::{Outcome, Row};
+use crate::board::Goal;
+use crate::results::{InstanceKey, Outcome, Row};
 
 /// A grouping of the rows besides (algorithm, heuristic).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -246,8 +247,6 @@ pub fn group_branching_factor(runs: &[(u32, f64)]) -> Option<f64> {
     (count > 0).then(|| sum / count as f64)
 }
 
-type InstanceKey<'a> = (&'a str, &'a str, u32, u32, &'a str);
-
 /// The solution length of each instance for `--by moves`: the shortest solution found by a
 /// run whose algorithm is optimal (`optimal = true`) on that instance; for an instance no
 /// optimal run solved, the `optimal` column of its instance file (e.g. Korf's published
@@ -286,14 +285,14 @@ pub fn instance_lengths(records: &[Row]) -> HashMap<InstanceKey<'_>, u32> {
 }
 
 /// Per instance id: (rows, cols, goal, the `optimal` column) of an instance file.
-type Published = HashMap<String, (u32, u32, String, u32)>;
+type Published = HashMap<String, (u32, u32, Goal, u32)>;
 
 /// The `optimal` column of the instance file at `path`, per instance id, with the file's size
 /// and goal; `None` if the file cannot be read or has no such column.
 fn published_lengths(path: &str) -> Option<Published> {
     let (set, _, extras) =
         crate::instances::read_detailed(std::path::Path::new(path), None).ok()?;
-    let goal = set.goal.to_string();
+    let goal = set.goal;
     let m: Published = set
         .instances
         .iter()
@@ -301,7 +300,7 @@ fn published_lengths(path: &str) -> Option<Published> {
         .filter_map(|(i, o)| {
             Some((
                 i.id.clone(),
-                (set.rows as u32, set.cols as u32, goal.clone(), (*o)?),
+                (set.rows as u32, set.cols as u32, goal, (*o)?),
             ))
         })
         .collect();

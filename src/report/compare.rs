@@ -19,8 +19,7 @@ use thiserror::Error;
 
 use crate::results::{Outcome, Row};
 
-/// An instance as a row names it: (instance file, id, rows, cols, goal).
-pub type InstanceKey<'a> = (&'a str, &'a str, u32, u32, &'a str);
+pub use crate::results::InstanceKey;
 
 /// What is compared per instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -529,7 +528,7 @@ pub(crate) mod tests {
             instance_id: id.into(),
             rows: 3,
             cols: 3,
-            goal: "blank-last".into(),
+            goal: crate::board::Goal::BlankLast,
             scramble_moves: None,
             algorithm: alg.into(),
             heuristic: "h".into(),

@@ -26,14 +26,15 @@ use serde_json::Value;
 use thiserror::Error;
 
 use super::aggregate::{GroupBy, Summary, instance_lengths};
+
 use super::plots::{self, PlotError};
 use super::table::{Format, render};
 use crate::board::{Board, Goal, moves_from_str};
 use crate::infra::output::WriteError;
 use crate::infra::provenance::{self as meta, Host, Program};
 use crate::instances::{InstanceSet, read_instance_file};
-use crate::results::meta::Meta;
-use crate::results::{Outcome, Row};
+use crate::results::meta::{Meta, SessionStatus};
+use crate::results::{InstanceKey, Outcome, Row};
 
 /// The largest board (in cells) the playback draws; solutions on larger boards (the
 /// polynomial-time solver's, up to millions of moves) stay out of the page.
@@ -125,7 +126,7 @@ struct SessionInfo {
     command_line: String,
     start_time: String,
     end_time: Option<String>,
-    status: String,
+    status: SessionStatus,
     rows_written: usize,
     threads: usize,
     hostname: Option<String>,
@@ -299,7 +300,7 @@ fn run_info(m: Meta) -> RunInfo {
                 sha256: f.sha256,
                 instances: f.instances,
                 size: format!("{}x{}", f.rows, f.cols),
-                goal: f.goal,
+                goal: f.goal.to_string(),
                 header: Vec::new(),
             })
             .collect(),
@@ -529,34 +530,11 @@ pub fn json_for_script<T: Serialize>(value: &T) -> String {
         .replace('&', "\\u0026")
 }
 
-/// Builds the page.
+/// Builds the page: the sidecars, the pairs and instances, every kept solution replayed, the
+/// rows, the figures, all in one JSON block beside the script that draws them.
 pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     let mut notes = Vec::new();
-
-    // Sidecars, one per results file.
-    let mut per_run: HashMap<&str, usize> = HashMap::new();
-    for r in input.records {
-        *per_run.entry(r.run_id.as_str()).or_default() += 1;
-    }
-    let mut files: Vec<FileInfo> = input
-        .files
-        .iter()
-        .map(|f| read_sidecar(f, &mut notes))
-        .collect();
-    for fi in &mut files {
-        if !fi.runs.is_empty() {
-            let mut ids: Vec<&str> = fi.runs.iter().map(|r| r.run_id.as_str()).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            fi.rows = Some(
-                ids.iter()
-                    .map(|id| per_run.get(id).copied().unwrap_or(0))
-                    .sum(),
-            );
-        }
-    }
-
-    // Pairs and instances.
+    let mut files = read_sidecars(input, &mut notes);
     let mut pairs: Vec<String> = input.records.iter().map(Row::pair).collect();
     pairs.sort();
     pairs.dedup();
@@ -565,42 +543,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         .enumerate()
         .map(|(i, p)| (p.as_str(), i))
         .collect();
-    let lengths = instance_lengths(input.records);
-    let mut instance_index: BTreeMap<(&str, &str, u32, u32, &str), usize> = BTreeMap::new();
-    for r in input.records {
-        let n = instance_index.len();
-        instance_index.entry(r.instance_key()).or_insert(n);
-    }
-    // Stable order: by file, then id as a number when it is one.
-    let mut keys: Vec<_> = instance_index.keys().copied().collect();
-    keys.sort_by(|a, b| {
-        (a.0, a.1.parse::<u64>().ok(), a.1, a.2, a.3, a.4).cmp(&(
-            b.0,
-            b.1.parse::<u64>().ok(),
-            b.1,
-            b.2,
-            b.3,
-            b.4,
-        ))
-    });
-    for (i, k) in keys.iter().enumerate() {
-        instance_index.insert(*k, i);
-    }
-    let mut instances: Vec<InstanceInfo> = keys
-        .iter()
-        .map(|k| InstanceInfo {
-            file: k.0.to_string(),
-            id: k.1.to_string(),
-            rows: k.2,
-            cols: k.3,
-            goal: k.4.to_string(),
-            length: lengths.get(k).copied(),
-            tiles: None,
-            start: None,
-        })
-        .collect();
-
-    // Start boards for the instances with a kept solution, and a replay of every solution.
+    let (instance_index, mut instances) = list_instances(input.records);
     let mut sets = InstanceFiles {
         sets: HashMap::new(),
         recorded: files
@@ -611,83 +554,14 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
             .collect(),
         headers: HashMap::new(),
     };
-    // The results file each run id came from, to look for instance files beside it.
-    let run_file: HashMap<&str, &Path> = files
-        .iter()
-        .zip(input.files)
-        .flat_map(|(fi, p)| {
-            fi.runs
-                .iter()
-                .map(move |r| (r.run_id.as_str(), p.as_path()))
-        })
-        .collect();
-    let fallback = input.files.first().map_or(Path::new("."), PathBuf::as_path);
-    let mut bad_solutions = 0usize;
-    let mut too_large = 0usize;
-    let mut first_bad: Option<String> = None;
-    let mut solution_ok = vec![false; input.records.len()];
-    for (ri, r) in input.records.iter().enumerate() {
-        let Some(sol) = r.solution.as_deref() else {
-            continue;
-        };
-        if r.status != Outcome::Solved {
-            continue;
-        }
-        let idx = instance_index[&r.instance_key()];
-        let (rows, cols) = (r.rows as usize, r.cols as usize);
-        if rows * cols > MAX_PLAYBACK_CELLS {
-            too_large += 1;
-            continue;
-        }
-        let Ok(goal) = r.goal.parse::<Goal>() else {
-            continue;
-        };
-        let Ok(moves) = moves_from_str(sol) else {
-            bad_solutions += 1;
-            first_bad.get_or_insert_with(|| {
-                format!("{} #{} {}", r.instance_file, r.instance_id, r.pair())
-            });
-            continue;
-        };
-        if instances[idx].tiles.is_none() {
-            let results = run_file.get(r.run_id.as_str()).copied().unwrap_or(fallback);
-            let from_file = sets
-                .get(&r.instance_file, goal, results, &mut notes)
-                .and_then(|s| s.instances.iter().find(|i| i.id == r.instance_id))
-                .map(|i| i.board.clone())
-                .filter(|b| b.rows() == rows && b.cols() == cols);
-            if let Some(b) = from_file {
-                instances[idx].tiles = Some(b.tiles().to_vec());
-                instances[idx].start = Some("file");
-            } else if let Some(b) = reconstruct(rows, cols, goal, sol) {
-                instances[idx].tiles = Some(b.tiles().to_vec());
-                instances[idx].start = Some("reconstructed");
-            }
-        }
-        let ok = instances[idx].tiles.as_ref().is_some_and(|t| {
-            Board::new(rows, cols, t.clone()).is_ok_and(|b| b.replay_reaches_goal(&moves, goal))
-        });
-        if ok {
-            solution_ok[ri] = true;
-        } else {
-            bad_solutions += 1;
-            first_bad.get_or_insert_with(|| {
-                format!("{} #{} {}", r.instance_file, r.instance_id, r.pair())
-            });
-        }
-    }
-    if let Some(first) = first_bad {
-        notes.push(format!(
-            "{bad_solutions} solution(s) do not replay on their start board (first: {first}); \
-             they are left out of the playback"
-        ));
-    }
-    if too_large > 0 {
-        notes.push(format!(
-            "{too_large} solution(s) on boards of more than {MAX_PLAYBACK_CELLS} cells are left \
-             out of the page (no playback for them)"
-        ));
-    }
+    let solution_ok = replay_solutions(
+        input,
+        &files,
+        &instance_index,
+        &mut instances,
+        &mut sets,
+        &mut notes,
+    );
     for f in files.iter_mut().flat_map(|f| f.runs.iter_mut()) {
         for inst in &mut f.instance_files {
             if let Some(h) = sets.headers.get(&inst.path) {
@@ -715,42 +589,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
             )
         })
         .collect();
-
-    // Figures: the SVGs of `--plots`, drawn into a scratch directory and inlined.
-    let scratch = tempfile::tempdir().map_err(HtmlError::Scratch)?;
-    // Captions in the page carry the titles (as in a paper).
-    let untitled = plots::PlotOptions {
-        titles: false,
-        ..plots::PlotOptions::default()
-    };
-    let (written, _) = plots::write_plots_with(scratch.path(), input.records, &untitled)?;
-    let mut figures = String::new();
-    for (n, path) in written.iter().enumerate() {
-        let svg = std::fs::read_to_string(path).map_err(HtmlError::Scratch)?;
-        let name = path
-            .file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // The XML declaration, if any, has no place inside HTML.
-        let svg = svg
-            .trim_start()
-            .strip_prefix("<?xml")
-            .and_then(|rest| rest.split_once("?>").map(|(_, s)| s))
-            .unwrap_or(&svg)
-            .trim();
-        figures.push_str(&format!(
-            "<figure class=\"plot\" id=\"figure-{}\">\n{svg}\n<figcaption><b>Figure {}.</b> {} \
-             <span class=\"file\">({})</span></figcaption>\n</figure>\n",
-            escape_html(name.trim_end_matches(".svg")),
-            n + 1,
-            escape_html(caption(&name)),
-            escape_html(&name)
-        ));
-    }
-    if figures.is_empty() {
-        figures.push_str("<p class=\"empty\">No solved runs: nothing to draw.</p>\n");
-    }
-
+    let figures = figures_html(input.records)?;
     let summary = summary_table(input);
     let data = PageData {
         generated: meta::now_rfc3339(),
@@ -786,6 +625,216 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     );
     let html = page(&title, &figures, &json_for_script(&data));
     Ok(HtmlReport { html, notes })
+}
+
+/// The sidecar of each results file, with how many of the rows its runs wrote (by run id).
+fn read_sidecars(input: &HtmlInput<'_>, notes: &mut Vec<String>) -> Vec<FileInfo> {
+    let mut per_run: HashMap<&str, usize> = HashMap::new();
+    for r in input.records {
+        *per_run.entry(r.run_id.as_str()).or_default() += 1;
+    }
+    let mut files: Vec<FileInfo> = input.files.iter().map(|f| read_sidecar(f, notes)).collect();
+    for fi in &mut files {
+        if !fi.runs.is_empty() {
+            let mut ids: Vec<&str> = fi.runs.iter().map(|r| r.run_id.as_str()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            fi.rows = Some(
+                ids.iter()
+                    .map(|id| per_run.get(id).copied().unwrap_or(0))
+                    .sum(),
+            );
+        }
+    }
+    files
+}
+
+/// The instances of the rows in a stable order (by file, then id as a number when it is one),
+/// with each key's index in that order.
+fn list_instances(records: &[Row]) -> (BTreeMap<InstanceKey<'_>, usize>, Vec<InstanceInfo>) {
+    let lengths = instance_lengths(records);
+    let mut instance_index: BTreeMap<InstanceKey<'_>, usize> = BTreeMap::new();
+    for r in records {
+        let n = instance_index.len();
+        instance_index.entry(r.instance_key()).or_insert(n);
+    }
+    let mut keys: Vec<_> = instance_index.keys().copied().collect();
+    keys.sort_by(|a, b| {
+        (a.0, a.1.parse::<u64>().ok(), a.1, a.2, a.3, a.4).cmp(&(
+            b.0,
+            b.1.parse::<u64>().ok(),
+            b.1,
+            b.2,
+            b.3,
+            b.4,
+        ))
+    });
+    for (i, k) in keys.iter().enumerate() {
+        instance_index.insert(*k, i);
+    }
+    let instances = keys
+        .iter()
+        .map(|k| InstanceInfo {
+            file: k.0.to_string(),
+            id: k.1.to_string(),
+            rows: k.2,
+            cols: k.3,
+            goal: k.4.to_string(),
+            length: lengths.get(k).copied(),
+            tiles: None,
+            start: None,
+        })
+        .collect();
+    (instance_index, instances)
+}
+
+/// Solutions that cannot be played back, counted for the notes.
+#[derive(Default)]
+struct Unplayable {
+    /// Solutions that do not parse or do not replay to the goal.
+    bad: usize,
+    /// The first of them, named.
+    first_bad: Option<String>,
+    /// Solutions on boards too large for the page.
+    too_large: usize,
+}
+
+impl Unplayable {
+    fn bad(&mut self, r: &Row) {
+        self.bad += 1;
+        self.first_bad
+            .get_or_insert_with(|| format!("{} #{} {}", r.instance_file, r.instance_id, r.pair()));
+    }
+
+    /// The notes that say what was left out of the playback.
+    fn notes(self, notes: &mut Vec<String>) {
+        let Unplayable {
+            bad,
+            first_bad,
+            too_large,
+        } = self;
+        if let Some(first) = first_bad {
+            notes.push(format!(
+                "{bad} solution(s) do not replay on their start board (first: {first}); \
+                 they are left out of the playback"
+            ));
+        }
+        if too_large > 0 {
+            notes.push(format!(
+                "{too_large} solution(s) on boards of more than {MAX_PLAYBACK_CELLS} cells are \
+                 left out of the page (no playback for them)"
+            ));
+        }
+    }
+}
+
+/// Replays every kept solution of a solved row on its start board: the instance file's board
+/// (found beside the results file of its run, unchanged since the run), or one reconstructed by
+/// undoing the solution from the goal. Returns, per row, whether its solution replayed; only
+/// those are played back in the page.
+fn replay_solutions(
+    input: &HtmlInput<'_>,
+    files: &[FileInfo],
+    instance_index: &BTreeMap<InstanceKey<'_>, usize>,
+    instances: &mut [InstanceInfo],
+    sets: &mut InstanceFiles,
+    notes: &mut Vec<String>,
+) -> Vec<bool> {
+    // The results file each run id came from, to look for instance files beside it.
+    let run_file: HashMap<&str, &Path> = files
+        .iter()
+        .zip(input.files)
+        .flat_map(|(fi, p)| {
+            fi.runs
+                .iter()
+                .map(move |r| (r.run_id.as_str(), p.as_path()))
+        })
+        .collect();
+    let fallback = input.files.first().map_or(Path::new("."), PathBuf::as_path);
+    let mut unplayable = Unplayable::default();
+    let mut solution_ok = vec![false; input.records.len()];
+    for (ri, r) in input.records.iter().enumerate() {
+        let Some(sol) = r.solution.as_deref() else {
+            continue;
+        };
+        if r.status != Outcome::Solved {
+            continue;
+        }
+        let idx = instance_index[&r.instance_key()];
+        let (rows, cols) = (r.rows as usize, r.cols as usize);
+        if rows * cols > MAX_PLAYBACK_CELLS {
+            unplayable.too_large += 1;
+            continue;
+        }
+        let goal = r.goal;
+        let Ok(moves) = moves_from_str(sol) else {
+            unplayable.bad(r);
+            continue;
+        };
+        if instances[idx].tiles.is_none() {
+            let results = run_file.get(r.run_id.as_str()).copied().unwrap_or(fallback);
+            let from_file = sets
+                .get(&r.instance_file, goal, results, notes)
+                .and_then(|s| s.instances.iter().find(|i| i.id == r.instance_id))
+                .map(|i| i.board.clone())
+                .filter(|b| b.rows() == rows && b.cols() == cols);
+            if let Some(b) = from_file {
+                instances[idx].tiles = Some(b.tiles().to_vec());
+                instances[idx].start = Some("file");
+            } else if let Some(b) = reconstruct(rows, cols, goal, sol) {
+                instances[idx].tiles = Some(b.tiles().to_vec());
+                instances[idx].start = Some("reconstructed");
+            }
+        }
+        let ok = instances[idx].tiles.as_ref().is_some_and(|t| {
+            Board::new(rows, cols, t.clone()).is_ok_and(|b| b.replay_reaches_goal(&moves, goal))
+        });
+        if ok {
+            solution_ok[ri] = true;
+        } else {
+            unplayable.bad(r);
+        }
+    }
+    unplayable.notes(notes);
+    solution_ok
+}
+
+/// The figures of `--plots` as inline SVG, each with its caption, drawn into a scratch
+/// directory (the page's captions carry the titles, as in a paper).
+fn figures_html(records: &[Row]) -> Result<String, HtmlError> {
+    let scratch = tempfile::tempdir().map_err(HtmlError::Scratch)?;
+    let untitled = plots::PlotOptions {
+        titles: false,
+        ..plots::PlotOptions::default()
+    };
+    let (written, _) = plots::write_plots_with(scratch.path(), records, &untitled)?;
+    let mut figures = String::new();
+    for (n, path) in written.iter().enumerate() {
+        let svg = std::fs::read_to_string(path).map_err(HtmlError::Scratch)?;
+        let name = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // The XML declaration, if any, has no place inside HTML.
+        let svg = svg
+            .trim_start()
+            .strip_prefix("<?xml")
+            .and_then(|rest| rest.split_once("?>").map(|(_, s)| s))
+            .unwrap_or(&svg)
+            .trim();
+        figures.push_str(&format!(
+            "<figure class=\"plot\" id=\"figure-{}\">\n{svg}\n<figcaption><b>Figure {}.</b> {} \
+             <span class=\"file\">({})</span></figcaption>\n</figure>\n",
+            escape_html(name.trim_end_matches(".svg")),
+            n + 1,
+            escape_html(caption(&name)),
+            escape_html(&name)
+        ));
+    }
+    if figures.is_empty() {
+        figures.push_str("<p class=\"empty\">No solved runs: nothing to draw.</p>\n");
+    }
+    Ok(figures)
 }
 
 fn page(title: &str, figures: &str, data: &str) -> String {

@@ -20,6 +20,7 @@ pub mod html;
 pub mod pivot;
 pub mod plots;
 pub mod pooling;
+pub mod request;
 pub mod spread;
 pub mod table;
 pub mod totals;

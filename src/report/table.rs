@@ -90,49 +90,96 @@ pub struct Table {
     pub notes: Vec<String>,
 }
 
-/// One column: its title in text and CSV output, whether it is text (left-aligned), whether
-/// the compact set has it, and how to render a summary's cell in text and in CSV.
+/// One column: its titles in text and CSV output, whether it is text (left-aligned), which
+/// column sets show it, and its cell.
 struct Column {
     text_title: String,
     csv_title: String,
     left: bool,
-    compact: bool,
-    text: Box<dyn Fn(&Summary) -> String>,
-    csv: Box<dyn Fn(&Summary) -> String>,
-    /// A count column (a stop reason) that the compact set shows when some row has one.
-    count: Option<fn(&Summary) -> usize>,
+    shown: Shown,
+    cell: Cell,
 }
 
-fn col(
-    text_title: &str,
-    csv_title: &str,
-    text: impl Fn(&Summary) -> String + 'static,
-    csv: impl Fn(&Summary) -> String + 'static,
-) -> Column {
-    Column {
-        text_title: text_title.to_string(),
-        csv_title: csv_title.to_string(),
-        left: false,
-        compact: false,
-        text: Box::new(text),
-        csv: Box::new(csv),
-        count: None,
+/// Which column sets show a column.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    /// Only the full set.
+    All,
+    /// The compact set too.
+    Compact,
+    /// The compact set too when some row's count is not zero (a stop reason; [`Cell::Count`]).
+    Nonzero,
+}
+
+/// Left-aligned (text) or right-aligned (numbers).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// How a column renders a summary's cell, in text and in CSV.
+#[derive(Clone, Copy)]
+enum Cell {
+    /// The `i`-th `--by` group value, the same in both.
+    Group(usize),
+    /// The same text in both.
+    Text(fn(&Summary) -> String),
+    /// A count, the same in both.
+    Count(fn(&Summary) -> usize),
+    /// A number: rounded by the function in text (`-` when absent), unrounded in CSV (empty).
+    Number(fn(&Summary) -> Option<f64>, fn(f64) -> String),
+    /// One part of a statistic, like [`Cell::Number`].
+    Stat(fn(&Summary) -> Option<Stat>, Part, fn(f64) -> String),
+    /// Text and CSV differ: (text, CSV).
+    Both(fn(&Summary) -> String, fn(&Summary) -> String),
+}
+
+/// The mean, median or maximum of a [`Stat`].
+#[derive(Clone, Copy)]
+enum Part {
+    Mean,
+    Median,
+    Max,
+}
+
+impl Part {
+    fn of(self, s: Stat) -> f64 {
+        match self {
+            Part::Mean => s.mean,
+            Part::Median => s.median,
+            Part::Max => s.max,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Part::Mean => "mean",
+            Part::Median => "median",
+            Part::Max => "max",
+        }
     }
 }
 
-impl Column {
-    fn left(mut self) -> Self {
-        self.left = true;
-        self
+impl Cell {
+    fn text(self, s: &Summary) -> String {
+        match self {
+            Cell::Group(i) => s.group[i].to_string(),
+            Cell::Text(f) => f(s),
+            Cell::Count(f) => f(s).to_string(),
+            Cell::Number(get, fmt) => opt_text(get(s), fmt),
+            Cell::Stat(get, part, fmt) => opt_text(get(s).map(|v| part.of(v)), fmt),
+            Cell::Both(text, _) => text(s),
+        }
     }
-    fn compact(mut self) -> Self {
-        self.compact = true;
-        self
-    }
-    /// In the compact set only when `count` is non-zero for some row.
-    fn when_nonzero(mut self, count: fn(&Summary) -> usize) -> Self {
-        self.count = Some(count);
-        self
+
+    fn csv(self, s: &Summary) -> String {
+        match self {
+            Cell::Number(get, _) => opt_csv(get(s)),
+            Cell::Stat(get, part, _) => opt_csv(get(s).map(|v| part.of(v))),
+            Cell::Both(_, csv) => csv(s),
+            other => other.text(s),
+        }
     }
 }
 
@@ -167,6 +214,11 @@ pub fn fmt_ms(x: f64) -> String {
     }
 }
 
+/// Ratios and b*: three decimals.
+fn fmt_ratio(x: f64) -> String {
+    format!("{x:.3}")
+}
+
 /// Which of mean, median and max a statistic shows, in the full and the compact set.
 struct StatCols {
     max: bool,
@@ -174,36 +226,237 @@ struct StatCols {
     compact_median: bool,
 }
 
-fn stat_cols(
-    cols: &mut Vec<Column>,
-    name: &str,
-    get: fn(&Summary) -> Option<Stat>,
-    fmt: fn(f64) -> String,
-    which: StatCols,
-) {
-    let mut mean = col(
-        &format!("{name} mean"),
-        &format!("{name}_mean"),
-        move |s| opt_text(get(s).map(|v| v.mean), fmt),
-        move |s| opt_csv(get(s).map(|v| v.mean)),
-    );
-    mean.compact = which.compact_mean;
-    cols.push(mean);
-    let mut median = col(
-        &format!("{name} median"),
-        &format!("{name}_median"),
-        move |s| opt_text(get(s).map(|v| v.median), fmt),
-        move |s| opt_csv(get(s).map(|v| v.median)),
-    );
-    median.compact = which.compact_median;
-    cols.push(median);
-    if which.max {
-        cols.push(col(
-            &format!("{name} max"),
-            &format!("{name}_max"),
-            move |s| opt_text(get(s).map(|v| v.max), fmt),
-            move |s| opt_csv(get(s).map(|v| v.max)),
-        ));
+/// One line of the column tables below.
+enum Entry {
+    /// One column: text title, CSV title, alignment, column sets, cell.
+    Col(&'static str, &'static str, Align, Shown, Cell),
+    /// A statistic's mean, median (and max) columns: the name (titles `NAME mean`, CSV
+    /// `NAME_mean`, ...), the statistic, its text format, which columns.
+    Stat(
+        &'static str,
+        fn(&Summary) -> Option<Stat>,
+        fn(f64) -> String,
+        StatCols,
+    ),
+}
+
+use Align::{Left, Right};
+use Shown::{All, Compact, Nonzero};
+
+/// The pair, its outcomes and statistics: the columns of every summary, after the groups.
+const SUMMARY_COLUMNS: &[Entry] = &[
+    Entry::Col(
+        "algorithm",
+        "algorithm",
+        Left,
+        Compact,
+        Cell::Text(|s| s.algorithm.clone()),
+    ),
+    Entry::Col(
+        "heuristic",
+        "heuristic",
+        Left,
+        Compact,
+        Cell::Text(|s| s.heuristic.clone()),
+    ),
+    Entry::Col(
+        "solved",
+        "solved",
+        Right,
+        Compact,
+        Cell::Both(
+            |s| format!("{}/{}", s.solved, s.runs),
+            |s| s.solved.to_string(),
+        ),
+    ),
+    Entry::Col("runs", "runs", Right, All, Cell::Count(|s| s.runs)),
+    Entry::Stat(
+        "moves",
+        |s| s.moves,
+        |x| format!("{x:.2}"),
+        StatCols {
+            max: false,
+            compact_mean: true,
+            compact_median: false,
+        },
+    ),
+    Entry::Stat(
+        "expanded",
+        |s| s.expanded,
+        fmt_count,
+        StatCols {
+            max: true,
+            compact_mean: true,
+            compact_median: true,
+        },
+    ),
+    Entry::Stat(
+        "generated",
+        |s| s.generated,
+        fmt_count,
+        StatCols {
+            max: true,
+            compact_mean: false,
+            compact_median: false,
+        },
+    ),
+    Entry::Col(
+        "b*",
+        "bstar",
+        Right,
+        Compact,
+        Cell::Number(|s| s.bstar, fmt_ratio),
+    ),
+    Entry::Stat(
+        "ms",
+        |s| s.time_ms,
+        fmt_ms,
+        StatCols {
+            max: false,
+            compact_mean: true,
+            compact_median: true,
+        },
+    ),
+    Entry::Col(
+        "Mnodes/s",
+        "nodes_per_sec",
+        Right,
+        All,
+        Cell::Number(|s| s.nodes_per_sec, |x| format!("{:.2}", x / 1e6)),
+    ),
+    Entry::Col(
+        "heap mean",
+        "peak_heap_bytes_mean",
+        Right,
+        All,
+        Cell::Stat(|s| s.heap, Part::Mean, format_bytes),
+    ),
+    Entry::Col(
+        "heap max",
+        "peak_heap_bytes_max",
+        Right,
+        Compact,
+        Cell::Stat(|s| s.heap, Part::Max, format_bytes),
+    ),
+    Entry::Col(
+        "timeout",
+        "timeout",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.timeouts),
+    ),
+    Entry::Col(
+        "node-limit",
+        "node_limit",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.node_limits),
+    ),
+    Entry::Col(
+        "mem-limit",
+        "memory_limit",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.memory_limits),
+    ),
+    Entry::Col(
+        "depth-limit",
+        "depth_limit",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.depth_limits),
+    ),
+    Entry::Col("error", "error", Right, Nonzero, Cell::Count(|s| s.errors)),
+];
+
+/// Outcomes only jobs run as processes have (shown when some summary has one).
+const PROCESS_COLUMNS: &[Entry] = &[
+    Entry::Col(
+        "cpu-limit",
+        "cpu_limit",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.cpu_limits),
+    ),
+    Entry::Col(
+        "wrong-answer",
+        "wrong_answer",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.wrong_answers),
+    ),
+    Entry::Col(
+        "rejected",
+        "rejected",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.rejected),
+    ),
+    Entry::Col(
+        "crashed",
+        "crashed",
+        Right,
+        Nonzero,
+        Cell::Count(|s| s.crashed),
+    ),
+];
+
+/// The ratios to the `--baseline` pair.
+const BASELINE_COLUMNS: &[Entry] = &[
+    Entry::Col(
+        "base n",
+        "baseline_instances",
+        Right,
+        All,
+        Cell::Text(|s| {
+            s.baseline
+                .map_or_else(String::new, |r| r.instances.to_string())
+        }),
+    ),
+    Entry::Col(
+        "nodes vs base",
+        "expanded_vs_baseline",
+        Right,
+        Compact,
+        Cell::Number(|s| s.baseline.and_then(|r| r.nodes), fmt_ratio),
+    ),
+    Entry::Col(
+        "time vs base",
+        "time_vs_baseline",
+        Right,
+        Compact,
+        Cell::Number(|s| s.baseline.and_then(|r| r.time), fmt_ratio),
+    ),
+];
+
+impl Entry {
+    /// The columns of this entry.
+    fn push_to(&self, cols: &mut Vec<Column>) {
+        match *self {
+            Entry::Col(text_title, csv_title, align, shown, cell) => cols.push(Column {
+                text_title: text_title.to_string(),
+                csv_title: csv_title.to_string(),
+                left: align == Left,
+                shown,
+                cell,
+            }),
+            Entry::Stat(name, get, fmt, ref which) => {
+                let parts = [
+                    (Part::Mean, which.compact_mean),
+                    (Part::Median, which.compact_median),
+                ];
+                let max = which.max.then_some((Part::Max, false));
+                for (part, compact) in parts.into_iter().chain(max) {
+                    cols.push(Column {
+                        text_title: format!("{name} {}", part.name()),
+                        csv_title: format!("{name}_{}", part.name()),
+                        left: false,
+                        shown: if compact { Compact } else { All },
+                        cell: Cell::Stat(get, part, fmt),
+                    });
+                }
+            }
+        }
     }
 }
 
@@ -214,245 +467,42 @@ fn has_process_outcomes(summaries: &[Summary]) -> bool {
         .any(|s| s.cpu_limits + s.wrong_answers + s.rejected + s.crashed > 0)
 }
 
+/// Every column, in order: the `--by` groups, then the tables above (the process outcomes
+/// and the baseline ratios only when there are some).
 fn columns(by: &[GroupBy], baseline: Option<&str>, process_outcomes: bool) -> Vec<Column> {
-    let mut cols = Vec::new();
-    for (i, g) in by.iter().enumerate() {
-        cols.push(
-            col(
-                g.title(),
-                g.title(),
-                move |s| s.group[i].to_string(),
-                move |s| s.group[i].to_string(),
-            )
-            .left()
-            .compact(),
-        );
-    }
-    cols.push(
-        col(
-            "algorithm",
-            "algorithm",
-            |s| s.algorithm.clone(),
-            |s| s.algorithm.clone(),
-        )
-        .left()
-        .compact(),
-    );
-    cols.push(
-        col(
-            "heuristic",
-            "heuristic",
-            |s| s.heuristic.clone(),
-            |s| s.heuristic.clone(),
-        )
-        .left()
-        .compact(),
-    );
-    cols.push(
-        col(
-            "solved",
-            "solved",
-            |s| format!("{}/{}", s.solved, s.runs),
-            |s| s.solved.to_string(),
-        )
-        .compact(),
-    );
-    cols.push(col(
-        "runs",
-        "runs",
-        |s| s.runs.to_string(),
-        |s| s.runs.to_string(),
-    ));
-    stat_cols(
-        &mut cols,
-        "moves",
-        |s| s.moves,
-        |x| format!("{x:.2}"),
-        StatCols {
-            max: false,
-            compact_mean: true,
-            compact_median: false,
-        },
-    );
-    stat_cols(
-        &mut cols,
-        "expanded",
-        |s| s.expanded,
-        fmt_count,
-        StatCols {
-            max: true,
-            compact_mean: true,
-            compact_median: true,
-        },
-    );
-    stat_cols(
-        &mut cols,
-        "generated",
-        |s| s.generated,
-        fmt_count,
-        StatCols {
-            max: true,
-            compact_mean: false,
-            compact_median: false,
-        },
-    );
-    cols.push(
-        col(
-            "b*",
-            "bstar",
-            |s| opt_text(s.bstar, |x| format!("{x:.3}")),
-            |s| opt_csv(s.bstar),
-        )
-        .compact(),
-    );
-    stat_cols(
-        &mut cols,
-        "ms",
-        |s| s.time_ms,
-        fmt_ms,
-        StatCols {
-            max: false,
-            compact_mean: true,
-            compact_median: true,
-        },
-    );
-    cols.push(col(
-        "Mnodes/s",
-        "nodes_per_sec",
-        |s| opt_text(s.nodes_per_sec, |x| format!("{:.2}", x / 1e6)),
-        |s| opt_csv(s.nodes_per_sec),
-    ));
-    cols.push(col(
-        "heap mean",
-        "peak_heap_bytes_mean",
-        |s| opt_text(s.heap.map(|h| h.mean), format_bytes),
-        |s| opt_csv(s.heap.map(|h| h.mean)),
-    ));
-    cols.push(
-        col(
-            "heap max",
-            "peak_heap_bytes_max",
-            |s| opt_text(s.heap.map(|h| h.max), format_bytes),
-            |s| opt_csv(s.heap.map(|h| h.max)),
-        )
-        .compact(),
-    );
-    cols.push(
-        col(
-            "timeout",
-            "timeout",
-            |s| s.timeouts.to_string(),
-            |s| s.timeouts.to_string(),
-        )
-        .when_nonzero(|s| s.timeouts),
-    );
-    cols.push(
-        col(
-            "node-limit",
-            "node_limit",
-            |s| s.node_limits.to_string(),
-            |s| s.node_limits.to_string(),
-        )
-        .when_nonzero(|s| s.node_limits),
-    );
-    cols.push(
-        col(
-            "mem-limit",
-            "memory_limit",
-            |s| s.memory_limits.to_string(),
-            |s| s.memory_limits.to_string(),
-        )
-        .when_nonzero(|s| s.memory_limits),
-    );
-    cols.push(
-        col(
-            "depth-limit",
-            "depth_limit",
-            |s| s.depth_limits.to_string(),
-            |s| s.depth_limits.to_string(),
-        )
-        .when_nonzero(|s| s.depth_limits),
-    );
-    cols.push(
-        col(
-            "error",
-            "error",
-            |s| s.errors.to_string(),
-            |s| s.errors.to_string(),
-        )
-        .when_nonzero(|s| s.errors),
-    );
+    let mut cols: Vec<Column> = by
+        .iter()
+        .enumerate()
+        .map(|(i, g)| Column {
+            text_title: g.title().to_string(),
+            csv_title: g.title().to_string(),
+            left: true,
+            shown: Compact,
+            cell: Cell::Group(i),
+        })
+        .collect();
+    let mut tables = vec![SUMMARY_COLUMNS];
     if process_outcomes {
-        cols.push(
-            col(
-                "cpu-limit",
-                "cpu_limit",
-                |s| s.cpu_limits.to_string(),
-                |s| s.cpu_limits.to_string(),
-            )
-            .when_nonzero(|s| s.cpu_limits),
-        );
-        cols.push(
-            col(
-                "wrong-answer",
-                "wrong_answer",
-                |s| s.wrong_answers.to_string(),
-                |s| s.wrong_answers.to_string(),
-            )
-            .when_nonzero(|s| s.wrong_answers),
-        );
-        cols.push(
-            col(
-                "rejected",
-                "rejected",
-                |s| s.rejected.to_string(),
-                |s| s.rejected.to_string(),
-            )
-            .when_nonzero(|s| s.rejected),
-        );
-        cols.push(
-            col(
-                "crashed",
-                "crashed",
-                |s| s.crashed.to_string(),
-                |s| s.crashed.to_string(),
-            )
-            .when_nonzero(|s| s.crashed),
-        );
+        tables.push(PROCESS_COLUMNS);
     }
     if baseline.is_some() {
-        cols.push(col(
-            "base n",
-            "baseline_instances",
-            |s| {
-                s.baseline
-                    .map_or_else(String::new, |r| r.instances.to_string())
-            },
-            |s| {
-                s.baseline
-                    .map_or_else(String::new, |r| r.instances.to_string())
-            },
-        ));
-        cols.push(
-            col(
-                "nodes vs base",
-                "expanded_vs_baseline",
-                |s| opt_text(s.baseline.and_then(|r| r.nodes), |x| format!("{x:.3}")),
-                |s| opt_csv(s.baseline.and_then(|r| r.nodes)),
-            )
-            .compact(),
-        );
-        cols.push(
-            col(
-                "time vs base",
-                "time_vs_baseline",
-                |s| opt_text(s.baseline.and_then(|r| r.time), |x| format!("{x:.3}")),
-                |s| opt_csv(s.baseline.and_then(|r| r.time)),
-            )
-            .compact(),
-        );
+        tables.push(BASELINE_COLUMNS);
+    }
+    for entry in tables.into_iter().flatten() {
+        entry.push_to(&mut cols);
     }
     cols
+}
+
+/// Whether a column is in the set shown: all of them, or the compact set (a count column only
+/// when some summary's count is not zero).
+fn is_shown(c: &Column, all: bool, summaries: &[Summary]) -> bool {
+    match (c.shown, c.cell) {
+        _ if all => true,
+        (Compact, _) => true,
+        (Nonzero, Cell::Count(n)) => summaries.iter().any(|s| n(s) > 0),
+        _ => false,
+    }
 }
 
 /// The summary table: `by` names the group columns; `baseline` is the `algorithm/heuristic`
@@ -467,7 +517,7 @@ pub fn summary_table(
     let all = columns_shown.all(format);
     let cols: Vec<Column> = columns(by, baseline, has_process_outcomes(summaries))
         .into_iter()
-        .filter(|c| all || c.compact || c.count.is_some_and(|n| summaries.iter().any(|s| n(s) > 0)))
+        .filter(|c| is_shown(c, all, summaries))
         .collect();
     Table {
         head: cols.iter().map(|c| c.text_title.clone()).collect(),
@@ -475,11 +525,11 @@ pub fn summary_table(
         left: cols.iter().map(|c| c.left).collect(),
         text: summaries
             .iter()
-            .map(|s| cols.iter().map(|c| (c.text)(s)).collect())
+            .map(|s| cols.iter().map(|c| c.cell.text(s)).collect())
             .collect(),
         csv: summaries
             .iter()
-            .map(|s| cols.iter().map(|c| (c.csv)(s)).collect())
+            .map(|s| cols.iter().map(|c| c.cell.csv(s)).collect())
             .collect(),
         notes: Vec::new(),
     }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::SCHEMA_VERSION;
+use crate::board::Goal;
 use crate::infra::provenance::{Host, Program, sidecar_path};
 use crate::search::Limits;
 
@@ -24,7 +25,7 @@ pub struct InstanceFileMeta {
     /// Board columns.
     pub cols: usize,
     /// The goal used.
-    pub goal: String,
+    pub goal: Goal,
     /// Ids of unsolvable instances skipped with `--skip-invalid`.
     pub skipped_unsolvable: Vec<String>,
 }
@@ -36,6 +37,38 @@ pub struct SolverMeta {
     pub name: String,
     /// The command line, before placeholder substitution.
     pub command: String,
+}
+
+/// How a session of `bench run` ended (written `running`, `complete`, `interrupted`, `failed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SessionStatus {
+    /// Still running, or killed without a word (a session whose process is gone).
+    Running,
+    /// Every job ran.
+    Complete,
+    /// Stopped by SIGINT or SIGTERM; the rows written are kept.
+    Interrupted,
+    /// Stopped by an error (a failed write, the worker pool).
+    Failed,
+}
+
+impl SessionStatus {
+    /// The name in the sidecar.
+    pub fn name(self) -> &'static str {
+        match self {
+            SessionStatus::Running => "running",
+            SessionStatus::Complete => "complete",
+            SessionStatus::Interrupted => "interrupted",
+            SessionStatus::Failed => "failed",
+        }
+    }
+}
+
+impl std::fmt::Display for SessionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// One invocation of `bench run` on this output (a resumed run has several).
@@ -55,8 +88,8 @@ pub struct Session {
     pub jobs_to_run: usize,
     /// Rows this session wrote.
     pub rows_written: usize,
-    /// `running`, `complete`, `interrupted` or `failed`.
-    pub status: String,
+    /// How the session ended, or `running`.
+    pub status: SessionStatus,
     /// The process id of the session (names the holder of a locked output).
     #[serde(default)]
     pub pid: Option<u32>,

@@ -15,7 +15,7 @@ pub mod row;
 pub mod write;
 
 pub use read::{ReadError, ResultsFile, TornLine, parse, read};
-pub use row::{JobKey, MeasuredBy, Outcome, Row};
+pub use row::{InstanceKey, JobKey, MeasuredBy, Outcome, Row};
 pub use write::RowWriter;
 
 /// The schema version of the CSV and of its metadata sidecar. Version 3 added

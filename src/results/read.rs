@@ -390,10 +390,10 @@ impl Cells<'_> {
     }
 
     fn row(&self) -> Result<Row, ReadError> {
-        let goal = self.text("goal", "blank-last or blank-first")?;
-        if goal.parse::<Goal>().is_err() {
-            return Err(self.err("goal", "expected blank-last or blank-first".into()));
-        }
+        let goal: Goal = self
+            .text("goal", "blank-last or blank-first")?
+            .parse()
+            .map_err(|_| self.err("goal", "expected blank-last or blank-first".into()))?;
         let status = self
             .get("status")
             .parse::<Outcome>()

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::board::Goal;
 use crate::search::Status;
 
 /// How a job ended, as the `status` column spells it. It is the search's own [`Status`]
@@ -173,8 +174,8 @@ pub struct Row {
     pub rows: u32,
     /// Board columns.
     pub cols: u32,
-    /// The goal layout (`blank-last` / `blank-first`).
-    pub goal: String,
+    /// The goal layout (written `blank-last` / `blank-first`).
+    pub goal: Goal,
     /// The random-walk length the instance was generated with, if it was.
     pub scramble_moves: Option<u32>,
     /// The algorithm.
@@ -248,14 +249,14 @@ impl Row {
         }
     }
 
-    /// The instance this row ran on: (instance file, id, rows, cols, goal).
-    pub fn instance_key(&self) -> (&str, &str, u32, u32, &str) {
+    /// The instance this row ran on.
+    pub fn instance_key(&self) -> InstanceKey<'_> {
         (
             &self.instance_file,
             &self.instance_id,
             self.rows,
             self.cols,
-            &self.goal,
+            self.goal.name(),
         )
     }
 
@@ -264,6 +265,9 @@ impl Row {
         format!("{}/{}", self.algorithm, self.heuristic)
     }
 }
+
+/// An instance as rows name it: (instance file, id, rows, cols, goal).
+pub type InstanceKey<'a> = (&'a str, &'a str, u32, u32, &'a str);
 
 /// What identifies a job across runs, shards and resumes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

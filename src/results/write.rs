@@ -98,7 +98,7 @@ mod tests {
             instance_id: id.into(),
             rows: 3,
             cols: 3,
-            goal: "blank-last".into(),
+            goal: crate::board::Goal::BlankLast,
             scramble_moves: None,
             algorithm: "idastar".into(),
             heuristic: "manhattan".into(),

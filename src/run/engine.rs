@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::plan::{self, Job, Shard};
+use super::plan::{self, Job, Pair, Shard};
 use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::summary;
 use crate::board::Goal;
@@ -22,7 +22,7 @@ use crate::infra::provenance as meta;
 use crate::infra::units::format_bytes;
 use crate::infra::{limits, signals};
 use crate::instances::{INSTANCES_DIR, InstanceSource};
-use crate::results::meta::{InstanceFileMeta, Meta, Session, SolverMeta};
+use crate::results::meta::{InstanceFileMeta, Meta, Session, SessionStatus, SolverMeta};
 use crate::results::{self, Outcome, Row, RowWriter};
 use crate::search::{Algorithm, Limits};
 
@@ -85,6 +85,16 @@ enum Sink {
     File(PathBuf),
 }
 
+impl Sink {
+    /// The name messages give the output: the file, or `-` for stdout.
+    fn name(&self) -> PathBuf {
+        match self {
+            Sink::Stdout => PathBuf::from("-"),
+            Sink::File(p) => p.clone(),
+        }
+    }
+}
+
 /// The metadata sidecar, shared with the signal watcher (which marks the session `interrupted`
 /// when a second signal ends the process at once).
 struct Sidecar {
@@ -107,12 +117,16 @@ impl Sidecar {
     }
 
     /// Ends the current session with `status`.
-    fn end_session(&self, status: &str, rows_written: Option<usize>) -> Result<(), WriteError> {
+    fn end_session(
+        &self,
+        status: SessionStatus,
+        rows_written: Option<usize>,
+    ) -> Result<(), WriteError> {
         self.update(|m| {
             let now = meta::now_rfc3339();
             if let Some(s) = m.sessions.last_mut() {
                 s.end_time = Some(now.clone());
-                s.status = status.into();
+                s.status = status;
                 if let Some(n) = rows_written {
                     s.rows_written = n;
                 }
@@ -235,14 +249,105 @@ fn differences(old: &Meta, new: &Meta) -> Vec<String> {
     out
 }
 
-/// Checks everything, locks the output and writes the metadata; nothing runs yet.
+/// Checks everything, locks the output and writes the metadata; nothing runs yet. Each step is
+/// one function below, called in the order the user sees its messages: the first failure stops
+/// the run before anything is written.
 pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     let start_time = meta::now_rfc3339();
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let sources = load_sources(&options)?;
+    let planned = plan_jobs(&options, &sources)?;
 
-    // --- the plan ---
+    let (sink, locked) = open_sink(&options)?;
+    let out_name = sink.name();
+    let meta_path = match &sink {
+        Sink::File(p) => Some(meta::sidecar_path(p)),
+        Sink::Stdout => None,
+    };
+    let (existing, previous_meta) =
+        read_previous(&options, &out_name, locked.as_ref(), meta_path.as_deref())?;
+    let job_limits = job_limits(&options, previous_meta.as_ref(), threads);
+    let run_id = previous_meta
+        .as_ref()
+        .map(|m| m.run_id.clone())
+        .or_else(|| existing.rows.first().map(|(_, r)| r.run_id.clone()))
+        .unwrap_or_else(new_run_id);
+    let mut meta = new_meta(
+        &options,
+        &sources,
+        &planned,
+        &run_id,
+        threads,
+        &job_limits,
+        &start_time,
+    );
+    let session = new_session(meta.command_line.clone(), threads, start_time);
+    let Planned {
+        pairs,
+        mut jobs,
+        isolate_exe,
+        ..
+    } = planned;
+
+    // A resume continues the same experiment, or is refused (unless --force).
+    let mut refusals = Vec::new();
+    if let Some(old) = &previous_meta {
+        check_instance_files_unchanged(old, &meta, &out_name)?;
+        refusals.extend(differences(old, &meta));
+        meta.start_time = old.start_time.clone();
+        meta.sessions = old.sessions.clone();
+    }
+    let before = jobs.len();
+    let (in_plan, outside) = leave_out_done(&mut jobs, &sources, &pairs, &options, &existing);
+    if let Some(outside) = outside {
+        refusals.push(outside.describe(&out_name));
+    }
+    refuse_or_warn(&options, &refusals, &out_name)?;
+    if options.resume && !existing.rows.is_empty() {
+        note_resumed(&options, &existing, &out_name, in_plan, before, jobs.len());
+    }
+    meta.sessions.push(Session {
+        jobs_to_run: jobs.len(),
+        ..session
+    });
+
+    let write_error = |error| WriteError {
+        path: out_name.clone(),
+        error,
+    };
+    let writer = match locked {
+        Some(l) => RowWriter::append(l.file, &existing).map_err(write_error)?,
+        None => RowWriter::stdout().map_err(write_error)?,
+    };
+    let sidecar = Arc::new(Sidecar {
+        path: meta_path,
+        meta: Mutex::new(meta),
+    });
+    sidecar.update(|_| {})?;
+    let prepared = Prepared {
+        options,
+        sources,
+        jobs,
+        limits: job_limits,
+        isolate_exe,
+        threads,
+        run_id,
+        sink,
+        writer,
+        existing_rows: existing.rows.into_iter().map(|(_, r)| r).collect(),
+        sidecar,
+    };
+    prepared.announce();
+    Ok(prepared)
+}
+
+/// The instance files of the run, loaded and checked: `--instances`, or the newest file in
+/// [`INSTANCES_DIR`] (named on stderr, since the user did not name it). Unsolvable instances
+/// left out by `--skip-invalid` are warned about even with `--quiet`: the run is smaller than
+/// the files say.
+fn load_sources(options: &RunOptions) -> anyhow::Result<Vec<InstanceSource>> {
     let paths = if options.instances.is_empty() {
         let newest = plan::newest_instance_file(Path::new(INSTANCES_DIR))
             .ok()
@@ -254,7 +359,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
                 )
             })?;
         info(
-            &options,
+            options,
             format!(
                 "instances: {} (newest file in {INSTANCES_DIR}/)",
                 newest.display()
@@ -275,8 +380,28 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
             );
         }
     }
+    Ok(sources)
+}
+
+/// The jobs of this command before a resume leaves out those already done.
+struct Planned {
+    /// The algorithm/heuristic pairs and solvers.
+    pairs: Vec<Pair>,
+    /// This shard's jobs, shuffled by `seed`.
+    jobs: Vec<Job>,
+    /// How many jobs this shard plans (the sidecar records it).
+    jobs_planned: usize,
+    /// The seed of the job-order shuffle (recorded, so the order can be repeated).
+    seed: u64,
+    /// This program, when the built-in algorithms run as child processes (`--isolate`).
+    isolate_exe: Option<PathBuf>,
+}
+
+/// Plans the jobs: the pairs (checked against the boards' sizes), `--cpu-limit` only where it
+/// can hold, this shard's slice, and the shuffled order.
+fn plan_jobs(options: &RunOptions, sources: &[InstanceSource]) -> anyhow::Result<Planned> {
     let pairs = plan::pairs(&options.algorithms, &options.heuristics, &options.solvers)?;
-    plan::check_pairs(&sources, &pairs)?;
+    plan::check_pairs(sources, &pairs)?;
     if options.cpu_limit.is_some() && !options.isolate && !options.algorithms.is_empty() {
         bail!(
             "--cpu-limit holds jobs run as processes (external solvers, and built-in algorithms \
@@ -298,118 +423,132 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
     } else {
         None
     };
-    let mut jobs = plan::jobs(&sources, &pairs, options.repeat);
+    let mut jobs = plan::jobs(sources, &pairs, options.repeat);
     if let Some(shard) = options.shard {
         jobs = shard.select(jobs);
     }
     let jobs_planned = jobs.len();
     let seed = options.seed.unwrap_or_else(rand::random);
     plan::shuffle(&mut jobs, seed);
+    Ok(Planned {
+        pairs,
+        jobs,
+        jobs_planned,
+        seed,
+        isolate_exe,
+    })
+}
 
-    // --- the output, locked: fresh, or resumed ---
+/// Where the rows go, and for a file its lock (with what the file already held): stdout for
+/// `--out -`, else `--out` or a new file under [`RESULTS_DIR`], its directory created.
+fn open_sink(options: &RunOptions) -> anyhow::Result<(Sink, Option<output::LockedOutput>)> {
     let to_stdout = options.out.as_deref() == Some(Path::new("-"));
     if to_stdout && options.resume {
         bail!("--resume needs --out FILE (it cannot resume stdout)");
     }
-    let (sink, locked) = if to_stdout {
-        (Sink::Stdout, None)
-    } else {
-        let out = match &options.out {
-            Some(p) => p.clone(),
-            None => {
-                std::fs::create_dir_all(RESULTS_DIR)
-                    .with_context(|| format!("cannot create {RESULTS_DIR}/"))?;
-                default_out()
-            }
-        };
-        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("--out: cannot create {}", parent.display()))?;
+    if to_stdout {
+        return Ok((Sink::Stdout, None));
+    }
+    let out = match &options.out {
+        Some(p) => p.clone(),
+        None => {
+            std::fs::create_dir_all(RESULTS_DIR)
+                .with_context(|| format!("cannot create {RESULTS_DIR}/"))?;
+            default_out()
         }
-        let locked = output::open(&out, options.resume, crate::results::meta::holder)?;
-        (Sink::File(out), Some(locked))
     };
-    let out_name = match &sink {
-        Sink::Stdout => PathBuf::from("-"),
-        Sink::File(p) => p.clone(),
-    };
-    let meta_path = match &sink {
-        Sink::File(p) => Some(meta::sidecar_path(p)),
-        Sink::Stdout => None,
-    };
-    let (existing, previous_meta) = match &locked {
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("--out: cannot create {}", parent.display()))?;
+    }
+    let locked = output::open(&out, options.resume, crate::results::meta::holder)?;
+    Ok((Sink::File(out), Some(locked)))
+}
+
+/// The message refusing to resume a file of another results schema version.
+fn schema_refusal(out_name: &Path, version: u32) -> String {
+    format!(
+        "--resume: {} holds rows of results schema version {version}; this program writes \
+         version {}, and one file never mixes two. Start a new --out (`bench report` and \
+         `bench merge` read both versions)",
+        out_name.display(),
+        results::SCHEMA_VERSION
+    )
+}
+
+/// What the output already holds (a resumed run): its rows, and the sidecar of the run that
+/// wrote them if there is one. A file of another schema version is refused: one file never
+/// mixes two.
+fn read_previous(
+    options: &RunOptions,
+    out_name: &Path,
+    locked: Option<&output::LockedOutput>,
+    meta_path: Option<&Path>,
+) -> anyhow::Result<(results::ResultsFile, Option<Meta>)> {
+    match locked {
         Some(l) if !l.existing.is_empty() => {
-            let existing = results::parse(&out_name, &l.existing)
+            let existing = results::parse(out_name, &l.existing)
                 .with_context(|| format!("--resume: cannot continue {}", out_name.display()))?;
             if let Some(v) = existing.version.filter(|&v| v != results::SCHEMA_VERSION) {
-                bail!(
-                    "--resume: {} holds rows of results schema version {v}; this program writes                      version {}, and one file never mixes two. Start a new --out (`bench report`                      and `bench merge` read both versions)",
-                    out_name.display(),
-                    results::SCHEMA_VERSION
-                );
+                bail!("{}", schema_refusal(out_name, v));
             }
-            let previous = match meta_path.as_deref().filter(|p| p.exists()) {
+            let previous = match meta_path.filter(|p| p.exists()) {
                 Some(mp) => Some(Meta::read(mp).context("--resume")?),
                 None => None,
             };
-            (existing, previous)
+            Ok((existing, previous))
         }
         _ => {
             if options.resume {
                 info(
-                    &options,
+                    options,
                     format!(
                         "resume: {} does not exist yet; starting the run",
                         out_name.display()
                     ),
                 );
             }
-            (results::ResultsFile::default(), None)
+            Ok((results::ResultsFile::default(), None))
         }
-    };
+    }
+}
 
-    // --- limits: a resumed run keeps its memory limit unless one is given ---
+/// The limits of every job. A resumed run keeps its memory limit unless one is given: the
+/// default depends on this machine, and the rows of one run must share one limit.
+fn job_limits(options: &RunOptions, previous: Option<&Meta>, threads: usize) -> Limits {
     let max_memory = match options.max_memory {
         Some(m) => m,
-        None => match &previous_meta {
+        None => match previous {
             Some(m) => m.limits.max_memory_bytes,
             None => Some(limits::default_max_memory(threads)),
         },
     };
-    let job_limits = Limits {
+    Limits {
         timeout: options.timeout,
         max_nodes: options.max_nodes,
         max_memory_bytes: max_memory,
         ..Limits::default()
-    };
-    let run_id = previous_meta
-        .as_ref()
-        .map(|m| m.run_id.clone())
-        .or_else(|| existing.rows.first().map(|(_, r)| r.run_id.clone()))
-        .unwrap_or_else(new_run_id);
+    }
+}
 
-    // --- metadata ---
-    let command_line: Vec<String> = std::env::args().collect();
-    let session = Session {
-        command_line: command_line.clone(),
-        program: meta::Program::current(),
-        threads,
-        start_time: start_time.clone(),
-        end_time: None,
-        jobs_to_run: 0,
-        rows_written: 0,
-        status: "running".into(),
-        pid: Some(std::process::id()),
-        hostname: meta::Host::current().hostname,
-    };
-    let mut meta = Meta {
+/// The sidecar of this command, without its sessions (a resume adds the earlier ones).
+fn new_meta(
+    options: &RunOptions,
+    sources: &[InstanceSource],
+    planned: &Planned,
+    run_id: &str,
+    threads: usize,
+    job_limits: &Limits,
+    start_time: &str,
+) -> Meta {
+    Meta {
         schema_version: results::SCHEMA_VERSION,
-        run_id: run_id.clone(),
+        run_id: run_id.to_string(),
         program: meta::Program::current(),
-        command_line,
+        command_line: std::env::args().collect(),
         threads,
         limits: job_limits.clone(),
-        job_order_seed: seed,
+        job_order_seed: planned.seed,
         shard: options.shard.map(|s| s.to_string()),
         algorithms: options
             .algorithms
@@ -429,7 +568,7 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
         isolate: options.isolate,
         cpu_limit_ms: options.cpu_limit.map(|c| c.as_millis() as u64),
         warmup: options.warmup,
-        jobs_planned,
+        jobs_planned: planned.jobs_planned,
         host: meta::Host::current(),
         instance_files: sources
             .iter()
@@ -439,166 +578,211 @@ pub fn prepare(options: RunOptions) -> anyhow::Result<Prepared> {
                 instances: s.set.instances.len(),
                 rows: s.set.rows,
                 cols: s.set.cols,
-                goal: s.set.goal.to_string(),
+                goal: s.set.goal,
                 skipped_unsolvable: s.skipped.clone(),
             })
             .collect(),
-        start_time: start_time.clone(),
+        start_time: start_time.to_string(),
         end_time: None,
         sessions: Vec::new(),
-    };
+    }
+}
 
-    // --- a resume continues the same experiment, or is refused (unless --force) ---
-    let mut refusals = Vec::new();
-    if let Some(old) = &previous_meta {
-        // Not even --force continues on an instance file whose content changed: the rows'
-        // instance ids would name other boards than the new rows'.
-        let changed: Vec<String> = meta
-            .instance_files
-            .iter()
-            .filter_map(|now| {
-                let then = old
-                    .instance_files
-                    .iter()
-                    .find(|f| f.path == now.path && f.sha256 != now.sha256)?;
-                Some(format!(
-                    "{} (sha256 {} then, {} now)",
-                    now.path, then.sha256, now.sha256
-                ))
-            })
-            .collect();
-        if !changed.is_empty() {
-            bail!(
-                "--resume: instance file {} changed since the run in {} started; its rows are \
-                 results on other boards, so the run cannot continue, not even with --force. \
-                 Restore the file, or start a new --out",
-                changed.join(", "),
-                out_name.display()
-            );
-        }
-        refusals.extend(differences(old, &meta));
-        meta.start_time = old.start_time.clone();
-        meta.sessions = old.sessions.clone();
+/// This process's session, `running` until [`Sidecar::end_session`]; the caller fills
+/// `jobs_to_run` once a resume has left out the jobs already done.
+fn new_session(command_line: Vec<String>, threads: usize, start_time: String) -> Session {
+    Session {
+        command_line,
+        program: meta::Program::current(),
+        threads,
+        start_time,
+        end_time: None,
+        jobs_to_run: 0,
+        rows_written: 0,
+        status: SessionStatus::Running,
+        pid: Some(std::process::id()),
+        hostname: meta::Host::current().hostname,
     }
-    let done: HashSet<_> = existing.rows.iter().map(|(_, r)| r.key()).collect();
-    let before = jobs.len();
-    jobs.retain(|j| !done.contains(&j.key(&sources)));
-    let in_plan = before - jobs.len();
-    if in_plan < done.len() {
-        let planned: HashSet<_> = plan::jobs(&sources, &pairs, options.repeat)
-            .iter()
-            .map(|j| j.key(&sources))
-            .collect();
-        let (line, row) = existing
-            .rows
-            .iter()
-            .find(|(_, r)| !planned.contains(&r.key()))
-            .expect("a row outside the plan");
-        refusals.push(format!(
-            "{} row(s) are not jobs of this command, e.g. {}:{line}: {}",
-            done.len() - in_plan,
-            out_name.display(),
-            row.key()
-        ));
-    }
-    if !refusals.is_empty() {
-        if !options.force {
-            bail!(
-                "--resume: {} holds a different run; resuming would mix two experiments in one \
-                 file:\n  {}\nrepeat the original command with --resume, or pass --force to \
-                 continue anyway",
-                out_name.display(),
-                refusals.join("\n  ")
-            );
-        }
-        for r in &refusals {
-            eprintln!("warning: --resume --force: {}: {r}", out_name.display());
-        }
-    }
-    if options.resume && !existing.rows.is_empty() {
-        if let Some(torn) = existing.torn {
-            eprintln!(
-                "warning: {}:{}: cut off an incomplete last line ({} bytes) left by an interrupted run",
-                out_name.display(),
-                torn.line,
-                torn.bytes
-            );
-        }
-        info(
-            &options,
-            format!(
-                "resume: {in_plan} of {before} jobs already in {}, {} to run",
-                out_name.display(),
-                jobs.len()
-            ),
+}
+
+/// Refuses, even with `--force`, to continue on an instance file whose content changed: the
+/// rows' instance ids would name other boards than the new rows'.
+fn check_instance_files_unchanged(old: &Meta, now: &Meta, out_name: &Path) -> anyhow::Result<()> {
+    let changed: Vec<String> = now
+        .instance_files
+        .iter()
+        .filter_map(|now| {
+            let then = old
+                .instance_files
+                .iter()
+                .find(|f| f.path == now.path && f.sha256 != now.sha256)?;
+            Some(format!(
+                "{} (sha256 {} then, {} now)",
+                now.path, then.sha256, now.sha256
+            ))
+        })
+        .collect();
+    if !changed.is_empty() {
+        bail!(
+            "--resume: instance file {} changed since the run in {} started; its rows are \
+             results on other boards, so the run cannot continue, not even with --force. \
+             Restore the file, or start a new --out",
+            changed.join(", "),
+            out_name.display()
         );
     }
-    meta.sessions.push(Session {
-        jobs_to_run: jobs.len(),
-        ..session
-    });
+    Ok(())
+}
 
-    let write_error = |error| WriteError {
-        path: out_name.clone(),
-        error,
-    };
-    let writer = match locked {
-        Some(l) => RowWriter::append(l.file, &existing).map_err(write_error)?,
-        None => RowWriter::stdout().map_err(write_error)?,
-    };
-    let sidecar = Arc::new(Sidecar {
-        path: meta_path,
-        meta: Mutex::new(meta),
-    });
-    sidecar.update(|_| {})?;
+/// Rows of a resumed file that are no jobs of this command: how many, and the first one.
+struct RowsOutsidePlan {
+    count: usize,
+    line: u64,
+    key: String,
+}
 
-    info(
-        &options,
+impl RowsOutsidePlan {
+    /// The refusal that names them.
+    fn describe(&self, out_name: &Path) -> String {
         format!(
-            "run {run_id}: {} jobs on {threads} thread(s), timeout {}, max nodes {}, max memory {} per job{}{}{}",
-            jobs.len(),
-            job_limits
-                .timeout
-                .map_or("none".into(), |t| format!("{t:?}")),
-            job_limits
-                .max_nodes
-                .map_or("none".into(), |n| n.to_string()),
-            job_limits
-                .max_memory_bytes
-                .map_or("none".into(), |b| format_bytes(b as f64)),
-            options
-                .cpu_limit
-                .map_or(String::new(), |c| format!(", CPU limit {c:?} per process")),
-            if isolate_exe.is_some() {
-                ", built-ins isolated"
-            } else {
-                ""
-            },
-            options
-                .shard
-                .map_or(String::new(), |s| format!(", shard {s}")),
+            "{} row(s) are not jobs of this command, e.g. {}:{}: {}",
+            self.count,
+            out_name.display(),
+            self.line,
+            self.key
+        )
+    }
+}
+
+/// Leaves out the jobs the file's rows already did; returns how many were left out, and the
+/// rows that match no job of this command (another run's: a refusal).
+fn leave_out_done(
+    jobs: &mut Vec<Job>,
+    sources: &[InstanceSource],
+    pairs: &[Pair],
+    options: &RunOptions,
+    existing: &results::ResultsFile,
+) -> (usize, Option<RowsOutsidePlan>) {
+    let done: HashSet<_> = existing.rows.iter().map(|(_, r)| r.key()).collect();
+    let before = jobs.len();
+    jobs.retain(|j| !done.contains(&j.key(sources)));
+    let in_plan = before - jobs.len();
+    if in_plan >= done.len() {
+        return (in_plan, None);
+    }
+    // Rows may be of jobs of another shard: only those outside the whole plan are refused.
+    let planned: HashSet<_> = plan::jobs(sources, pairs, options.repeat)
+        .iter()
+        .map(|j| j.key(sources))
+        .collect();
+    let (line, row) = existing
+        .rows
+        .iter()
+        .find(|(_, r)| !planned.contains(&r.key()))
+        .expect("a row outside the plan");
+    let outside = RowsOutsidePlan {
+        count: done.len() - in_plan,
+        line: *line,
+        key: row.key().to_string(),
+    };
+    (in_plan, Some(outside))
+}
+
+/// Stops a resume that would mix two experiments in one file, or with `--force` warns about
+/// each difference and goes on.
+fn refuse_or_warn(
+    options: &RunOptions,
+    refusals: &[String],
+    out_name: &Path,
+) -> anyhow::Result<()> {
+    if refusals.is_empty() {
+        return Ok(());
+    }
+    if !options.force {
+        bail!(
+            "--resume: {} holds a different run; resuming would mix two experiments in one \
+             file:\n  {}\nrepeat the original command with --resume, or pass --force to \
+             continue anyway",
+            out_name.display(),
+            refusals.join("\n  ")
+        );
+    }
+    for r in refusals {
+        eprintln!("warning: --resume --force: {}: {r}", out_name.display());
+    }
+    Ok(())
+}
+
+/// Says what a resume found: a torn last line cut off (a warning: a row was lost), and how
+/// many jobs are done and left.
+fn note_resumed(
+    options: &RunOptions,
+    existing: &results::ResultsFile,
+    out_name: &Path,
+    in_plan: usize,
+    before: usize,
+    to_run: usize,
+) {
+    if let Some(torn) = &existing.torn {
+        eprintln!(
+            "warning: {}:{}: cut off an incomplete last line ({} bytes) left by an interrupted run",
+            out_name.display(),
+            torn.line,
+            torn.bytes
+        );
+    }
+    info(
+        options,
+        format!(
+            "resume: {in_plan} of {before} jobs already in {}, {to_run} to run",
+            out_name.display(),
         ),
     );
-    match (&sink, &sidecar.path) {
-        (Sink::File(out), Some(mp)) => info(
-            &options,
-            format!("results: {} (metadata: {})", out.display(), mp.display()),
-        ),
-        _ => info(&options, "results: stdout (no metadata sidecar)"),
+}
+
+impl Prepared {
+    /// Says on stderr what is about to run: the jobs, threads and limits, and where the results
+    /// and metadata go.
+    fn announce(&self) {
+        let Prepared {
+            options,
+            jobs,
+            limits,
+            threads,
+            run_id,
+            ..
+        } = self;
+        info(
+            options,
+            format!(
+                "run {run_id}: {} jobs on {threads} thread(s), timeout {}, max nodes {}, max memory {} per job{}{}{}",
+                jobs.len(),
+                limits.timeout.map_or("none".into(), |t| format!("{t:?}")),
+                limits.max_nodes.map_or("none".into(), |n| n.to_string()),
+                limits
+                    .max_memory_bytes
+                    .map_or("none".into(), |b| format_bytes(b as f64)),
+                options
+                    .cpu_limit
+                    .map_or(String::new(), |c| format!(", CPU limit {c:?} per process")),
+                if self.isolate_exe.is_some() {
+                    ", built-ins isolated"
+                } else {
+                    ""
+                },
+                options
+                    .shard
+                    .map_or(String::new(), |s| format!(", shard {s}")),
+            ),
+        );
+        match (&self.sink, &self.sidecar.path) {
+            (Sink::File(out), Some(mp)) => info(
+                options,
+                format!("results: {} (metadata: {})", out.display(), mp.display()),
+            ),
+            _ => info(options, "results: stdout (no metadata sidecar)"),
+        }
     }
-    Ok(Prepared {
-        options,
-        sources,
-        jobs,
-        limits: job_limits,
-        isolate_exe,
-        threads,
-        run_id,
-        sink,
-        writer,
-        existing_rows: existing.rows.into_iter().map(|(_, r)| r).collect(),
-        sidecar,
-    })
 }
 
 /// Wrong answers, rejections and crashes of external solvers named on stderr (the rest are
@@ -630,42 +814,10 @@ impl Prepared {
             existing_rows,
             sidecar,
         } = self;
-        let out_name = match &sink {
-            Sink::Stdout => PathBuf::from("-"),
-            Sink::File(p) => p.clone(),
-        };
-
-        // --- SIGINT and SIGTERM: stop running jobs, write no row for them, flush ---
+        let out_name = sink.name();
         let interrupt = Arc::new(Interrupt::new());
-        {
-            let first = interrupt.clone();
-            let last_words = sidecar.clone();
-            let installed = signals::install(
-                move |_| first.interrupt(),
-                move |sig| {
-                    // A second signal ends the process now: every finished row is flushed.
-                    let _ = last_words.end_session("interrupted", None);
-                    eprintln!("{}: stopped at once", signals::name(sig));
-                },
-            );
-            if let Err(e) = installed {
-                eprintln!(
-                    "warning: cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps its rows"
-                );
-            }
-        }
-
-        let pb = if options.progress && !options.quiet {
-            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
-        } else {
-            ProgressBar::hidden()
-        };
-        pb.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} jobs  {msg}  {elapsed_precise} elapsed, ETA {eta}",
-            )
-            .expect("valid progress template"),
-        );
+        catch_signals(&interrupt, &sidecar);
+        let pb = progress_bar(&options, jobs.len());
         let scratch = std::env::temp_dir();
         let ctx = RunContext {
             run_id: &run_id,
@@ -680,7 +832,7 @@ impl Prepared {
         };
         let mut known = KnownOptimal::new(&sources, &existing_rows);
         let mut new_rows: Vec<Row> = Vec::new();
-        let (mut solved, mut limited, mut errors, mut wrong) = (0usize, 0usize, 0usize, 0usize);
+        let mut tally = Tally::default();
         let solve_fn = crate::search::solve;
         let result = runner::run_all(&ctx, &jobs, threads, &solve_fn, |outcome| {
             let JobEnd::Row(mut row) = outcome else {
@@ -688,61 +840,9 @@ impl Prepared {
             };
             known.judge(&mut row);
             writer.write(&row)?;
-            match row.status {
-                Outcome::Solved => solved += 1,
-                Outcome::WrongAnswer | Outcome::Rejected | Outcome::Crashed => {
-                    wrong += 1;
-                    // The first few on stderr; all of them are in the CSV.
-                    if wrong <= MAX_ANSWER_NOTES && !options.quiet {
-                        note(
-                            &pb,
-                            format!(
-                                "{}: {} instance {} {}: {}{}",
-                                row.status,
-                                row.instance_file,
-                                row.instance_id,
-                                row.algorithm,
-                                row.message.as_deref().unwrap_or(""),
-                                if wrong == MAX_ANSWER_NOTES {
-                                    " (further wrong answers, rejections and crashes only in \
-                                     the results)"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        );
-                    }
-                }
-                Outcome::Error => {
-                    errors += 1;
-                    note(
-                        &pb,
-                        format!(
-                            "error: {} instance {} {}/{}: {}",
-                            row.instance_file,
-                            row.instance_id,
-                            row.algorithm,
-                            row.heuristic,
-                            row.message.as_deref().unwrap_or("")
-                        ),
-                    );
-                }
-                _ => limited += 1,
-            }
+            tally.count(&row, &pb, options.quiet);
             pb.inc(1);
-            pb.set_message(format!(
-                "solved {solved}, limits hit {limited}{}{}",
-                if wrong > 0 {
-                    format!(", wrong/rejected/crashed {wrong}")
-                } else {
-                    String::new()
-                },
-                if errors > 0 {
-                    format!(", errors {errors}")
-                } else {
-                    String::new()
-                }
-            ));
+            pb.set_message(tally.to_string());
             new_rows.push(*row);
             Ok::<(), std::io::Error>(())
         });
@@ -751,63 +851,185 @@ impl Prepared {
 
         let signal = signals::received().filter(|_| result.is_ok());
         let status = match (&result, signal) {
-            (Err(_), _) => "failed",
-            (Ok(()), Some(_)) => "interrupted",
-            (Ok(()), None) => "complete",
+            (Err(_), _) => SessionStatus::Failed,
+            (Ok(()), Some(_)) => SessionStatus::Interrupted,
+            (Ok(()), None) => SessionStatus::Complete,
         };
         let ended = sidecar.end_session(status, Some(new_rows.len()));
-        match result {
-            Ok(()) => {}
-            Err(runner::RunError::Sink(error)) => {
-                if matches!(sink, Sink::Stdout) && error.kind() == std::io::ErrorKind::BrokenPipe {
-                    // The reader of stdout went away (e.g. `| head`): stop quietly, like SIGPIPE.
-                    return Ok(141);
-                }
-                // The first failed write is the one reported.
-                return Err(WriteError {
-                    path: out_name,
-                    error,
-                }
-                .into());
-            }
-            Err(e @ runner::RunError::Pool(_)) | Err(e @ runner::RunError::WorkerPanic) => {
-                bail!("{e}")
-            }
+        if let Err(error) = result {
+            return run_failure(error, &sink, out_name);
         }
         ended?;
-
         if !options.quiet {
-            let mut all = existing_rows;
-            all.extend(new_rows.iter().cloned());
-            eprint!(
-                "\n{}",
-                summary::render(&all, new_rows.len(), started.elapsed())
-            );
-            eprintln!(
-                "{} row(s) written{}",
-                new_rows.len(),
-                match &sink {
-                    Sink::Stdout => String::new(),
-                    Sink::File(p) => format!(" to {}", p.display()),
-                }
-            );
+            print_summary(existing_rows, &new_rows, &sink, started.elapsed());
         }
-        if let Some(sig) = signal {
-            eprintln!(
-                "interrupted ({}): {} of {} jobs not run; finish with the same command plus --resume{}",
-                signals::name(sig),
-                jobs.len() - new_rows.len(),
-                jobs.len(),
-                if options.out.is_none() {
-                    format!(" --out {}", out_name.display())
-                } else {
-                    String::new()
-                }
-            );
-            return Ok(signals::exit_status(sig));
+        match signal {
+            Some(sig) => {
+                note_interrupted(&options, &out_name, sig, jobs.len(), new_rows.len());
+                Ok(signals::exit_status(sig))
+            }
+            None => Ok(0),
         }
-        Ok(0)
     }
+}
+
+/// A run the runner could not finish: 141 (quietly, like SIGPIPE) when the reader of stdout
+/// went away, else the error; of writes, the first that failed is the one reported.
+fn run_failure(
+    error: runner::RunError<std::io::Error>,
+    sink: &Sink,
+    out_name: PathBuf,
+) -> anyhow::Result<i32> {
+    match error {
+        runner::RunError::Sink(error) => {
+            if matches!(sink, Sink::Stdout) && error.kind() == std::io::ErrorKind::BrokenPipe {
+                // The reader of stdout went away (e.g. `| head`): stop quietly, like SIGPIPE.
+                return Ok(141);
+            }
+            Err(WriteError {
+                path: out_name,
+                error,
+            }
+            .into())
+        }
+        e @ (runner::RunError::Pool(_) | runner::RunError::WorkerPanic) => bail!("{e}"),
+    }
+}
+
+/// The end-of-run table over all the file's rows (a resume's earlier ones too) and how many
+/// rows this session wrote, and where.
+fn print_summary(mut all: Vec<Row>, new_rows: &[Row], sink: &Sink, elapsed: Duration) {
+    all.extend(new_rows.iter().cloned());
+    eprint!("\n{}", summary::render(&all, new_rows.len(), elapsed));
+    eprintln!(
+        "{} row(s) written{}",
+        new_rows.len(),
+        match sink {
+            Sink::Stdout => String::new(),
+            Sink::File(p) => format!(" to {}", p.display()),
+        }
+    );
+}
+
+/// SIGINT and SIGTERM: the first stops the running jobs (no row is written for them, the rest
+/// are flushed); a second ends the process at once, marking the session `interrupted` first.
+fn catch_signals(interrupt: &Arc<Interrupt>, sidecar: &Arc<Sidecar>) {
+    let first = interrupt.clone();
+    let last_words = sidecar.clone();
+    let installed = signals::install(
+        move |_| first.interrupt(),
+        move |sig| {
+            // A second signal ends the process now: every finished row is flushed.
+            let _ = last_words.end_session(SessionStatus::Interrupted, None);
+            eprintln!("{}: stopped at once", signals::name(sig));
+        },
+    );
+    if let Err(e) = installed {
+        eprintln!("warning: cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps its rows");
+    }
+}
+
+/// The progress bar on stderr with `--progress` (hidden with `--quiet` or without it).
+fn progress_bar(options: &RunOptions, jobs: usize) -> ProgressBar {
+    let pb = if options.progress && !options.quiet {
+        ProgressBar::with_draw_target(Some(jobs as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} jobs  {msg}  {elapsed_precise} elapsed, ETA {eta}",
+        )
+        .expect("valid progress template"),
+    );
+    pb
+}
+
+/// How the rows written so far ended, for the progress bar's message; wrong answers and
+/// errors are named on stderr as they come.
+#[derive(Default)]
+struct Tally {
+    solved: usize,
+    limited: usize,
+    errors: usize,
+    wrong: usize,
+}
+
+impl Tally {
+    /// Counts a row; names the first [`MAX_ANSWER_NOTES`] wrong answers, rejections and crashes
+    /// (unless `quiet`) and every error.
+    fn count(&mut self, row: &Row, pb: &ProgressBar, quiet: bool) {
+        match row.status {
+            Outcome::Solved => self.solved += 1,
+            Outcome::WrongAnswer | Outcome::Rejected | Outcome::Crashed => {
+                self.wrong += 1;
+                // The first few on stderr; all of them are in the CSV.
+                if self.wrong <= MAX_ANSWER_NOTES && !quiet {
+                    note(
+                        pb,
+                        format!(
+                            "{}: {} instance {} {}: {}{}",
+                            row.status,
+                            row.instance_file,
+                            row.instance_id,
+                            row.algorithm,
+                            row.message.as_deref().unwrap_or(""),
+                            if self.wrong == MAX_ANSWER_NOTES {
+                                " (further wrong answers, rejections and crashes only in \
+                                 the results)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                }
+            }
+            Outcome::Error => {
+                self.errors += 1;
+                note(
+                    pb,
+                    format!(
+                        "error: {} instance {} {}/{}: {}",
+                        row.instance_file,
+                        row.instance_id,
+                        row.algorithm,
+                        row.heuristic,
+                        row.message.as_deref().unwrap_or("")
+                    ),
+                );
+            }
+            _ => self.limited += 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "solved {}, limits hit {}", self.solved, self.limited)?;
+        if self.wrong > 0 {
+            write!(f, ", wrong/rejected/crashed {}", self.wrong)?;
+        }
+        if self.errors > 0 {
+            write!(f, ", errors {}", self.errors)?;
+        }
+        Ok(())
+    }
+}
+
+/// Tells an interrupted run how to finish: the same command plus `--resume` (and the `--out`
+/// the run chose, if the user gave none).
+fn note_interrupted(options: &RunOptions, out_name: &Path, sig: i32, jobs: usize, done: usize) {
+    eprintln!(
+        "interrupted ({}): {} of {} jobs not run; finish with the same command plus --resume{}",
+        signals::name(sig),
+        jobs - done,
+        jobs,
+        if options.out.is_none() {
+            format!(" --out {}", out_name.display())
+        } else {
+            String::new()
+        }
+    );
 }
 
 /// The shortest solution lengths known so far, per instance: the instance files' `optimal`
@@ -881,4 +1103,26 @@ impl KnownOptimal {
 /// Runs `bench run`: [`prepare`], then [`Prepared::execute`].
 pub fn run(options: RunOptions) -> anyhow::Result<i32> {
     prepare(options)?.execute()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The refusal is one sentence with single spaces (its source lines once lacked the `\`
+    /// that joins them, printing a run of spaces mid-sentence).
+    #[test]
+    fn schema_refusal_reads_as_one_sentence() {
+        let msg = schema_refusal(Path::new("results/old.csv"), 2);
+        assert_eq!(
+            msg,
+            format!(
+                "--resume: results/old.csv holds rows of results schema version 2; this program \
+                 writes version {}, and one file never mixes two. Start a new --out (`bench \
+                 report` and `bench merge` read both versions)",
+                results::SCHEMA_VERSION
+            )
+        );
+        assert!(!msg.contains("  "), "{msg}");
+    }
 }

@@ -3,6 +3,7 @@
 //! are [`crate::results`]'; the allocator, signals, the locked output and limit parsing are
 //! [`crate::infra`]'s.
 
+pub mod default_set;
 pub mod engine;
 pub mod plan;
 pub mod runner;

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use serde::Deserialize;
+use crate::solve::SolveJson;
 
 use crate::board::{Board, Goal, Move, moves_to_string};
 use crate::external::{self, Exit, Measured, ProcessLimits, Solver, Stop, Verdict, answer};
@@ -175,7 +175,7 @@ fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
         instance_id: instance.id.clone(),
         rows: source.set.rows as u32,
         cols: source.set.cols as u32,
-        goal: source.set.goal.to_string(),
+        goal: source.set.goal,
         scramble_moves: instance.scramble_moves,
         algorithm: job.pair.algorithm_name(),
         heuristic: job.pair.heuristic_name(),
@@ -412,16 +412,16 @@ fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd 
     let result = external::run_solver(solver, board, source.set.goal, &limits, ctx.scratch);
     ctx.interrupt.unregister(job.index);
     let mut row = blank_row(ctx, job, MeasuredBy::Process);
-    let outcome = match result {
+    let judged = match result {
         Ok(o) => o,
         Err(e) => {
             row.message = Some(e.to_string());
             return JobEnd::Row(Box::new(row));
         }
     };
-    let m = &outcome.measured;
+    let m = &judged.measured;
     fill_measured(&mut row, m);
-    match outcome.verdict {
+    match judged.verdict {
         Verdict::Solved {
             moves, counters, ..
         } => {
@@ -464,25 +464,6 @@ fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd 
     JobEnd::Row(Box::new(row))
 }
 
-/// What `bench solve --format json` prints, solved or stopped by a limit.
-#[derive(Debug, Deserialize)]
-struct ChildReport {
-    status: String,
-    moves: Option<String>,
-    optimal: bool,
-    nodes_expanded: u64,
-    nodes_generated: u64,
-    peak_stored_nodes: u64,
-    initial_h: Option<u32>,
-    iterations: Option<u32>,
-    #[serde(default)]
-    lower_bound: Option<u32>,
-    #[serde(default)]
-    peak_heap_bytes: Option<u64>,
-    search_ms: f64,
-    setup_ms: f64,
-}
-
 /// The command line of an isolated job: this executable's `bench solve --format json` with
 /// the job's algorithm, heuristic, goal and limits.
 fn isolated_command(
@@ -506,8 +487,10 @@ fn isolated_command(
     if let Some(n) = ctx.limits.max_nodes {
         cmd += &format!(" --max-nodes {n}");
     }
-    if let Some(b) = ctx.limits.max_memory_bytes {
-        cmd += &format!(" --max-memory {b}");
+    // Always explicit: without the flag the child would take the default limit.
+    match ctx.limits.max_memory_bytes {
+        Some(b) => cmd += &format!(" --max-memory {b}"),
+        None => cmd += " --max-memory none",
     }
     cmd
 }
@@ -558,7 +541,7 @@ fn execute_isolated(
     let stdout = String::from_utf8_lossy(&m.stdout);
     let report = match m.exit {
         // Solved (0) or stopped by a limit (3): the JSON report.
-        Exit::Code(0 | 3) => serde_json::from_str::<ChildReport>(stdout.trim()),
+        Exit::Code(0 | 3) => serde_json::from_str::<SolveJson>(stdout.trim()),
         exit => {
             row.status = if matches!(exit, Exit::Signal(_)) || exit == Exit::Code(101) {
                 Outcome::Crashed

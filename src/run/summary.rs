@@ -47,7 +47,7 @@ mod tests {
             instance_id: id.into(),
             rows: 3,
             cols: 3,
-            goal: "blank-last".into(),
+            goal: crate::board::Goal::BlankLast,
             scramble_moves: None,
             algorithm: alg.into(),
             heuristic: "manhattan".into(),
