@@ -24,7 +24,7 @@ use crate::geometry::{Capacity, Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic, LargeBuilt};
 use crate::{with_heuristic, with_large_heuristic, with_packed};
 
-use super::implicit::{self, Links, Replay};
+use super::implicit::{self, Links, Replay, korf_index};
 use super::packed::Packed;
 use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status};
 
@@ -50,17 +50,6 @@ impl<P, M> Node<P, M> {
     #[inline]
     fn arrival(&self) -> usize {
         usize::from(self.g_arrival >> 14)
-    }
-}
-
-/// The index of a move in Korf's order (up, left, right, down).
-#[inline]
-fn korf_index(m: Move) -> usize {
-    match m {
-        Move::Up => 0,
-        Move::Left => 1,
-        Move::Right => 2,
-        Move::Down => 3,
     }
 }
 
