@@ -5,13 +5,16 @@
 #   scripts/stored-bytes.sh            # prints a markdown table per pass on stdout
 #   BENCH=/work/baseline/bench scripts/stored-bytes.sh   # the same with another binary
 #
-# Two passes over square boards of SIZES (default "4 5 6 7 8 9 10 11 12"), COUNT random walks
-# per size (default 4, seed SEED): the informed searches and bibfs on walks of MOVES moves
-# (default 24, heuristic manhattan), the blind bfs and dijkstra on walks of BLIND_MOVES
-# (default 12). Every job: --threads 1, --timeout TIMEOUT (default 30s), --max-memory MAXMEM
-# (default 4GiB). The figure is the mean over solved jobs of peak_heap_bytes /
-# peak_stored_nodes; `-` where no job was solved. OUT (default a temporary directory) keeps
-# the instances and CSVs.
+# Passes (PASSES, default "informed blind deep") over square boards of SIZES (default
+# "4 5 6 7 8 9 10 11 12"), COUNT random walks per size (default 4, seed SEED): informed, the
+# informed searches and bibfs on walks of MOVES moves (default 24, heuristic manhattan); blind,
+# bfs and dijkstra on walks of BLIND_MOVES (default 12); deep, A* on walks of DEEP_MOVES
+# (default 60, DEEP_COUNT walks, default 2, --timeout DEEP_TIMEOUT, default 10s), where it
+# stores enough nodes (10^5 to 10^7) for the fixed costs to vanish. Every job: --threads 1,
+# --timeout TIMEOUT (default 30s), --max-memory MAXMEM (default 4GiB). The figure is the mean
+# of peak_heap_bytes / peak_stored_nodes over the solved jobs (deep: solved or timed out,
+# where the tables are largest); `-` where there is none. OUT (default a temporary directory)
+# keeps the instances and CSVs.
 source "$(dirname "$0")/lib.sh"
 
 SIZES=${SIZES:-4 5 6 7 8 9 10 11 12}
@@ -20,39 +23,44 @@ SEED=${SEED:-27}
 MOVES=${MOVES:-24}
 BLIND_MOVES=${BLIND_MOVES:-12}
 ALGOS=${ALGOS:-astar,bibfs,greedy,wastar:2}
+DEEP_MOVES=${DEEP_MOVES:-60}
+DEEP_COUNT=${DEEP_COUNT:-2}
+DEEP_TIMEOUT=${DEEP_TIMEOUT:-10s}
+PASSES=${PASSES:-informed blind deep}
 BLIND_ALGOS=${BLIND_ALGOS:-bfs,dijkstra}
 TIMEOUT=${TIMEOUT:-30s}
 MAXMEM=${MAXMEM:-4GiB}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 
-# pass NAME ALGOS MOVES: generates the walks, runs them, prints the table.
+# pass NAME ALGOS MOVES COUNT TIMEOUT STATUSES: generates the walks, runs them, prints the
+# table over the jobs that ended with one of STATUSES (comma-separated).
 pass() {
-  local name=$1 algos=$2 moves=$3 files=()
+  local name=$1 algos=$2 moves=$3 count=$4 timeout=$5 statuses=$6 files=()
   for n in $SIZES; do
     local f="$OUT/$name-${n}x$n.txt"
     rm -f "$f"
-    "$BENCH" gen --rows "$n" --cols "$n" --moves "$moves" --count "$COUNT" \
+    "$BENCH" gen --rows "$n" --cols "$n" --moves "$moves" --count "$count" \
       --seed "$((SEED * 100 + n))" --out "$f" 2>/dev/null
     files+=("$f")
   done
   local csv="$OUT/$name.csv"
   rm -f "$csv" "$csv.meta.json"
   "$BENCH" run --instances "${files[@]}" --algos "$algos" --heuristics manhattan \
-    --timeout "$TIMEOUT" --max-memory "$MAXMEM" --threads 1 --out "$csv" 2> "$OUT/$name.txt"
-  echo "### $name: walks of $moves moves, $COUNT per size, bytes per stored state"
+    --timeout "$timeout" --max-memory "$MAXMEM" --threads 1 --out "$csv" 2> "$OUT/$name.txt"
+  echo "### $name: walks of $moves moves, $count per size, --timeout $timeout, jobs $statuses"
   echo
-  python3 - "$csv" "$algos" <<'PY'
+  python3 - "$csv" "$algos" "$statuses" <<'PY'
 import csv, sys
 from collections import defaultdict
-path, algos = sys.argv[1], sys.argv[2].split(",")
+path, algos, statuses = sys.argv[1], sys.argv[2].split(","), sys.argv[3].split(",")
 ratios = defaultdict(list)
 sizes = []
 for row in csv.DictReader(open(path)):
     size = f"{row['rows']}x{row['cols']}"
     if size not in sizes:
         sizes.append(size)
-    if row["status"] != "solved" or int(row["peak_stored_nodes"] or 0) == 0:
+    if row["status"] not in statuses or int(row["peak_stored_nodes"] or 0) == 0:
         continue
     ratios[(size, row["algorithm"])].append(
         int(row["peak_heap_bytes"]) / int(row["peak_stored_nodes"]))
@@ -69,7 +77,12 @@ PY
   echo
 }
 
-echo "Binary: $BENCH; SEED=$SEED COUNT=$COUNT TIMEOUT=$TIMEOUT MAXMEM=$MAXMEM; (k) = solved jobs averaged"
+echo "Binary: $BENCH; SEED=$SEED MAXMEM=$MAXMEM; (k) = jobs averaged"
 echo
-pass informed "$ALGOS" "$MOVES"
-pass blind "$BLIND_ALGOS" "$BLIND_MOVES"
+for p in $PASSES; do
+  case $p in
+    informed) pass informed "$ALGOS" "$MOVES" "$COUNT" "$TIMEOUT" solved ;;
+    blind) pass blind "$BLIND_ALGOS" "$BLIND_MOVES" "$COUNT" "$TIMEOUT" solved ;;
+    deep) pass deep astar "$DEEP_MOVES" "$DEEP_COUNT" "$DEEP_TIMEOUT" solved,timeout ;;
+  esac
+done

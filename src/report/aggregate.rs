@@ -325,9 +325,11 @@ pub fn group_of(
         .collect()
 }
 
-/// Per-instance means over repetitions of (nodes expanded, wall ms) of one pair's solved rows.
-fn per_instance<'a>(rows: &[&'a Row]) -> HashMap<InstanceKey<'a>, (f64, f64, usize)> {
-    let mut m: HashMap<InstanceKey<'a>, (f64, f64, usize)> = HashMap::new();
+/// Per-instance means over repetitions of (nodes expanded, wall ms) of one pair's solved rows,
+/// in instance order: the ratios sum them in that order, so a report is the same to the last
+/// bit from one run to the next (a hash map's order changed the last digits).
+fn per_instance<'a>(rows: &[&'a Row]) -> BTreeMap<InstanceKey<'a>, (f64, f64, usize)> {
+    let mut m: BTreeMap<InstanceKey<'a>, (f64, f64, usize)> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.status == Outcome::Solved) {
         let e = m.entry(r.instance_key()).or_default();
         e.0 += r.nodes_expanded.map_or(f64::NAN, |v| v as f64);
@@ -376,7 +378,7 @@ pub fn aggregate(records: &[Row], by: &[GroupBy], baseline: Option<(&str, &str)>
         .collect()
 }
 
-fn ratios(rows: &[&Row], base: &HashMap<InstanceKey<'_>, (f64, f64, usize)>) -> Ratios {
+fn ratios(rows: &[&Row], base: &BTreeMap<InstanceKey<'_>, (f64, f64, usize)>) -> Ratios {
     let mine = per_instance(rows);
     let (mut n, mut nb, mut t, mut tb, mut k) = (0.0, 0.0, 0.0, 0.0, 0usize);
     for (key, (nodes, ms, _)) in &mine {
@@ -448,6 +450,33 @@ fn summarize(algorithm: &str, heuristic: &str, group: Vec<GroupValue>, rows: &[&
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::compare::tests::row;
+
+    /// The baseline ratios sum the instances in instance order, whatever order the rows come
+    /// in: the same report to the last bit on every run. The expected value is summed here in
+    /// that order by hand.
+    #[test]
+    fn baseline_ratios_sum_in_instance_order() {
+        let ids: Vec<String> = (0..200).map(|i| format!("{i:03}")).collect();
+        let ms = |i: usize, scale: f64| scale * (1.0 + (i as f64).sqrt() / 7.0) + 1e-9 * i as f64;
+        let mut records = Vec::new();
+        for (i, id) in ids.iter().enumerate().rev() {
+            records.push(row(id, "base", 1, Outcome::Solved, ms(i, 0.3), 10));
+            records.push(row(id, "other", 1, Outcome::Solved, ms(i, 0.7), 20));
+        }
+        let (mut t, mut tb) = (0.0, 0.0);
+        for i in 0..ids.len() {
+            t += ms(i, 0.7);
+            tb += ms(i, 0.3);
+        }
+        for _ in 0..5 {
+            let summaries = aggregate(&records, &[], Some(("base", "h")));
+            let other = summaries.iter().find(|s| s.algorithm == "other").unwrap();
+            let ratios = other.baseline.unwrap();
+            assert_eq!(ratios.instances, 200);
+            assert_eq!(ratios.time.unwrap().to_bits(), (t / tb).to_bits());
+        }
+    }
 
     #[test]
     fn bstar_textbook_case() {

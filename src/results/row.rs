@@ -298,6 +298,27 @@ impl fmt::Display for JobKey {
 mod tests {
     use super::*;
 
+    /// `bench solve --format json` writes a search's status and `bench run --isolate` reads it
+    /// back typed: the JSON spellings are the documented ones, typed out.
+    #[test]
+    fn search_statuses_round_trip_through_json_with_their_names() {
+        let cases = [
+            (Status::Solved, "solved"),
+            (Status::Timeout, "timeout"),
+            (Status::NodeLimit, "node-limit"),
+            (Status::MemoryLimit, "memory-limit"),
+            (Status::DepthLimit, "depth-limit"),
+            (Status::Cancelled, "cancelled"),
+        ];
+        for (status, name) in cases {
+            let json = serde_json::to_string(&status).unwrap();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(status.name(), name);
+            assert_eq!(serde_json::from_str::<Status>(&json).unwrap(), status);
+        }
+        assert!(serde_json::from_str::<Status>("\"bogus\"").is_err());
+    }
+
     #[test]
     fn every_search_status_but_cancelled_is_an_outcome_of_the_same_name() {
         for s in [

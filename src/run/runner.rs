@@ -564,10 +564,13 @@ fn execute_isolated(
             return JobEnd::Row(Box::new(row));
         }
     };
-    match report.status.parse::<Outcome>() {
+    match Outcome::try_from(report.status) {
         Ok(status) => row.status = status,
-        Err(e) => {
-            row.message = Some(format!("isolated `bench solve`: {e}"));
+        Err(_) => {
+            row.message = Some(format!(
+                "isolated `bench solve`: the search stopped without a reason (status {})",
+                report.status
+            ));
             return JobEnd::Row(Box::new(row));
         }
     }

@@ -24,7 +24,7 @@ use crate::geometry::{Capacity, Geometry, Tiles};
 use crate::heuristic::{Built, Heuristic, LargeBuilt};
 use crate::{with_heuristic, with_large_heuristic, with_packed};
 
-use super::implicit::{self, Links, Replay};
+use super::implicit::{self, Links, Replay, korf_index};
 use super::packed::Packed;
 use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status};
 
@@ -50,17 +50,6 @@ impl<P, M> Node<P, M> {
     #[inline]
     fn arrival(&self) -> usize {
         usize::from(self.g_arrival >> 14)
-    }
-}
-
-/// The index of a move in Korf's order (up, left, right, down).
-#[inline]
-fn korf_index(m: Move) -> usize {
-    match m {
-        Move::Up => 0,
-        Move::Left => 1,
-        Move::Right => 2,
-        Move::Down => 3,
     }
 }
 
@@ -360,38 +349,39 @@ impl<S, M> Links for [Node<S, M>] {
 }
 
 impl<C: Capacity> Positions<C> for Implicit<C> {
-    type State = u64;
+    /// The low 32 bits of the position's hash (see [`implicit::table_hash`]).
+    type State = u32;
     const NEEDS_TILES: bool = true;
     #[inline]
-    fn root(&self, start: &C::Tiles) -> u64 {
-        implicit::hash_of::<C>(start, C::MAX_CELLS)
+    fn root(&self, start: &C::Tiles) -> u32 {
+        implicit::hash_of::<C>(start, C::MAX_CELLS) as u32
     }
     #[inline]
-    fn hash(state: &u64) -> u64 {
-        *state
+    fn hash(state: &u32) -> u64 {
+        implicit::table_hash(*state)
     }
     #[inline]
-    fn open<M>(&mut self, nodes: &[Node<u64, M>], idx: u32, _: bool) -> (C::Tiles, usize) {
+    fn open<M>(&mut self, nodes: &[Node<u32, M>], idx: u32, _: bool) -> (C::Tiles, usize) {
         let (tiles, blank) = self.0.seek_any(nodes, idx);
         (*tiles, blank)
     }
-    fn is_goal<M>(&mut self, nodes: &[Node<u64, M>], idx: u32, geometry: &Geometry<C>) -> bool {
+    fn is_goal<M>(&mut self, nodes: &[Node<u32, M>], idx: u32, geometry: &Geometry<C>) -> bool {
         geometry.is_goal(self.0.seek_any(nodes, idx).0)
     }
     #[inline]
-    fn tile(_: &u64, tiles: &C::Tiles, cell: usize) -> C::Tile {
+    fn tile(_: &u32, tiles: &C::Tiles, cell: usize) -> C::Tile {
         tiles[cell]
     }
     #[inline]
-    fn child(state: u64, from: usize, to: usize, tile: C::Tile) -> u64 {
-        implicit::hash_after(state, from, to, tile.into())
+    fn child(state: u32, from: usize, to: usize, tile: C::Tile) -> u32 {
+        implicit::hash_after(u64::from(state), from, to, tile.into()) as u32
     }
     #[inline]
     fn same<M>(
         &self,
-        nodes: &[Node<u64, M>],
+        nodes: &[Node<u32, M>],
         i: u32,
-        state: &u64,
+        state: &u32,
         tiles: &C::Tiles,
         blank: usize,
     ) -> bool {

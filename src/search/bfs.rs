@@ -50,6 +50,7 @@
 use std::cmp::Ordering;
 use std::mem::{MaybeUninit, size_of};
 
+use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 
 use super::packed::Packed;
@@ -724,19 +725,7 @@ fn run_with<C: Capacity, P: Packed<C>>(
         blank: root_blank,
         came_from: root_blank,
     }]];
-    let goal_blank = goal.blank(cells);
-    let goal_neighbours: Vec<Entry<P, C::Tile>> =
-        (0..usize::from(geometry.neighbour_count[goal_blank]))
-            .map(|k| {
-                let n = geometry.neighbours[goal_blank][k];
-                let state = goal.moved(n.into(), goal_blank, goal.tile(n.into()));
-                Entry {
-                    state,
-                    blank: n,
-                    came_from: n,
-                }
-            })
-            .collect();
+    let goal_neighbours = goal_neighbours::<C, P>(geometry, goal);
     let mut out: Vec<Entry<P, C::Tile>> = Vec::new();
     let mut layer_bytes = entry_bytes;
     let mut status = None;
@@ -807,23 +796,7 @@ fn run_with<C: Capacity, P: Packed<C>>(
         out.sort_by(entry_order::<C, P>);
         let previous: &[Entry<P, C::Tile>] =
             layers.len().checked_sub(2).map_or(&[], |i| &layers[i]);
-        let mut next_layer = Vec::with_capacity(out.len());
-        let mut j = 0;
-        let mut last: Option<&Entry<P, C::Tile>> = None;
-        for e in &out {
-            if last.is_some_and(|l| entry_order::<C, P>(l, e) == Ordering::Equal) {
-                continue;
-            }
-            last = Some(e);
-            while j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Less {
-                j += 1;
-            }
-            if j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Equal {
-                continue;
-            }
-            next_layer.push(*e);
-        }
-        next_layer.shrink_to_fit();
+        let next_layer = new_states::<C, P>(&out, previous);
         layer_bytes += next_layer.capacity() as u64 * entry_bytes;
         layers.push(next_layer);
         out.clear();
@@ -831,24 +804,7 @@ fn run_with<C: Capacity, P: Packed<C>>(
     let held = layers.iter().map(Vec::len).sum::<usize>() + out.len();
     stats.stored_peak = stats.stored_peak.max(held as u64);
 
-    let moves = found.map(|e| {
-        let mut blanks = vec![goal.blank(cells), e.blank.into()];
-        let mut e = e;
-        for layer in layers.iter().rev().skip(1) {
-            let from: usize = e.came_from.into();
-            let b: usize = e.blank.into();
-            let probe = Entry {
-                state: e.state.moved(from, b, e.state.tile(from)),
-                blank: e.came_from,
-                came_from: e.came_from,
-            };
-            let i = layer.partition_point(|x| entry_order::<C, P>(x, &probe) == Ordering::Less);
-            e = layer[i];
-            blanks.push(from);
-        }
-        blanks.reverse();
-        moves_between_blanks(geometry, &blanks)
-    });
+    let moves = found.map(|e| path_back::<C, P>(geometry, &layers, e, goal.blank(cells)));
     stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
     RawOutcome {
         status: status.unwrap_or(Status::NodeLimit),
@@ -856,6 +812,76 @@ fn run_with<C: Capacity, P: Packed<C>>(
         stats,
         per_iteration: Vec::new(),
     }
+}
+
+/// The goal's neighbours as layer entries (for the test of a layer that holds one).
+fn goal_neighbours<C: Capacity, P: Packed<C>>(
+    geometry: &Geometry<C>,
+    goal: P,
+) -> Vec<Entry<P, C::Tile>> {
+    let goal_blank = goal.blank(geometry.cells);
+    (0..usize::from(geometry.neighbour_count[goal_blank]))
+        .map(|k| {
+            let n = geometry.neighbours[goal_blank][k];
+            let state = goal.moved(n.into(), goal_blank, goal.tile(n.into()));
+            Entry {
+                state,
+                blank: n,
+                came_from: n,
+            }
+        })
+        .collect()
+}
+
+/// The next layer from the sorted successor buffer `out`: repeats dropped (the first, smallest
+/// entry kept) and the states of the `previous` layer subtracted, in one merge pass.
+fn new_states<C: Capacity, P: Packed<C>>(
+    out: &[Entry<P, C::Tile>],
+    previous: &[Entry<P, C::Tile>],
+) -> Vec<Entry<P, C::Tile>> {
+    let mut next_layer = Vec::with_capacity(out.len());
+    let mut j = 0;
+    let mut last: Option<&Entry<P, C::Tile>> = None;
+    for e in out {
+        if last.is_some_and(|l| entry_order::<C, P>(l, e) == Ordering::Equal) {
+            continue;
+        }
+        last = Some(e);
+        while j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Less {
+            j += 1;
+        }
+        if j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Equal {
+            continue;
+        }
+        next_layer.push(*e);
+    }
+    next_layer.shrink_to_fit();
+    next_layer
+}
+
+/// The moves from the root to the goal, whose producer `e` lies in the last of `layers`: each
+/// entry's came-from cell gives its predecessor, found in the layer before by binary search.
+fn path_back<C: Capacity, P: Packed<C>>(
+    geometry: &Geometry<C>,
+    layers: &[Vec<Entry<P, C::Tile>>],
+    mut e: Entry<P, C::Tile>,
+    goal_blank: usize,
+) -> Vec<Move> {
+    let mut blanks = vec![goal_blank, e.blank.into()];
+    for layer in layers.iter().rev().skip(1) {
+        let from: usize = e.came_from.into();
+        let b: usize = e.blank.into();
+        let probe = Entry {
+            state: e.state.moved(from, b, e.state.tile(from)),
+            blank: e.came_from,
+            came_from: e.came_from,
+        };
+        let i = layer.partition_point(|x| entry_order::<C, P>(x, &probe) == Ordering::Less);
+        e = layer[i];
+        blanks.push(from);
+    }
+    blanks.reverse();
+    moves_between_blanks(geometry, &blanks)
 }
 
 /// The outcome when the start is the goal: the root generated and stored, no moves.

@@ -7,7 +7,7 @@
 //! of depth d, which for the 15-puzzle is thousands of times fewer nodes than plain BFS.
 //!
 //! One loop, two ways for a side to store its states ([`Side`]): packed into the node up to 64
-//! cells ([`Packed`]), or implicitly beyond (a 12-byte node: hash, parent and arriving move;
+//! cells ([`Packed`]), or implicitly beyond (an 8-byte node: hash, parent and arriving move;
 //! the position replayed from the side's root, see [`super::implicit`]).
 
 use std::marker::PhantomData;
@@ -184,11 +184,11 @@ struct PackedChild<P> {
     blank: usize,
 }
 
-/// A node whose position is implicit: 12 bytes.
+/// A node whose position is implicit: 8 bytes.
 #[derive(Clone, Copy)]
 struct LinkNode {
-    /// The position's hash, in two halves (so that the node needs no 8-byte alignment).
-    hash: [u32; 2],
+    /// The low 32 bits of the position's hash (see [`implicit::table_hash`]).
+    hash: u32,
     /// The parent's index in the low 30 bits ([`NO_PARENT`] at the root), the arriving move's
     /// index in Korf's order in the top 2.
     up: u32,
@@ -199,7 +199,7 @@ const NO_PARENT: u32 = (1 << 30) - 1;
 
 impl LinkNode {
     fn hash(&self) -> u64 {
-        u64::from(self.hash[0]) | u64::from(self.hash[1]) << 32
+        implicit::table_hash(self.hash)
     }
 }
 
@@ -222,13 +222,15 @@ struct LinkSide<C: Capacity> {
     nodes: Vec<LinkNode>,
     table: HashTable<u32>,
     replay: Replay<C>,
-    /// The hash of the node being expanded.
-    current: u64,
+    /// The kept hash of the node being expanded.
+    current: u32,
 }
 
-/// An implicit side's child: its hash and the move (the tile on `from` slides to `to`).
+/// An implicit side's child: its kept hash, table hash and move (the tile on `from` slides
+/// to `to`).
 #[derive(Clone, Copy)]
 struct LinkChild {
+    kept: u32,
     hash: u64,
     from: usize,
     to: usize,
@@ -239,20 +241,20 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     type Child = LinkChild;
 
     fn new(geometry: &Geometry<C>, root: &C::Tiles, capacity: usize) -> Self {
-        let hash = implicit::hash_of::<C>(root, geometry.cells);
+        let kept = implicit::hash_of::<C>(root, geometry.cells) as u32;
         let mut side = LinkSide {
             nodes: Vec::with_capacity(capacity),
             table: HashTable::with_capacity(capacity),
             replay: Replay::new(geometry, root),
-            current: hash,
+            current: kept,
         };
         side.nodes.push(LinkNode {
-            hash: [hash as u32, (hash >> 32) as u32],
+            hash: kept,
             up: u32::MAX,
         });
         let nodes = &side.nodes;
         side.table
-            .insert_unique(hash, 0, |&i| nodes[i as usize].hash());
+            .insert_unique(implicit::table_hash(kept), 0, |&i| nodes[i as usize].hash());
         side
     }
     fn len(&self) -> usize {
@@ -267,7 +269,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     }
     #[inline]
     fn open(&mut self, idx: usize, depth: usize) -> (usize, usize) {
-        self.current = self.nodes[idx].hash();
+        self.current = self.nodes[idx].hash;
         let (parent, k) = self.nodes[..].link(idx as u32);
         let (_, blank) = self.replay.seek(&self.nodes[..], idx as u32, depth);
         if parent == u32::MAX {
@@ -281,8 +283,10 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     #[inline]
     fn child(&self, next: usize, blank: usize, mv: Move) -> LinkChild {
         let tile = self.replay.tiles()[next].into();
+        let kept = implicit::hash_after(u64::from(self.current), next, blank, tile) as u32;
         LinkChild {
-            hash: implicit::hash_after(self.current, next, blank, tile),
+            kept,
+            hash: implicit::table_hash(kept),
             from: next,
             to: blank,
             mv: implicit::korf_index(mv),
@@ -299,7 +303,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
         match self.table.entry(
             child.hash,
             |&i| {
-                nodes[i as usize].hash() == child.hash
+                nodes[i as usize].hash == child.kept
                     && replay.holds_child(&nodes[..], i, at, child.from, child.to)
             },
             |&j| nodes[j as usize].hash(),
@@ -310,7 +314,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
             }
         }
         self.nodes.push(LinkNode {
-            hash: [child.hash as u32, (child.hash >> 32) as u32],
+            hash: child.kept,
             up: parent | (child.mv as u32) << 30,
         });
         Some(fresh)
@@ -319,7 +323,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     fn find(&self, child: &LinkChild, at: &C::Tiles) -> Option<u32> {
         self.table
             .find(child.hash, |&i| {
-                self.nodes[i as usize].hash() == child.hash
+                self.nodes[i as usize].hash == child.kept
                     && self
                         .replay
                         .holds_child(&self.nodes[..], i, at, child.from, child.to)

@@ -155,6 +155,101 @@ impl<C: Capacity, H: Heuristic<C>> Splitter<'_, '_, C, H> {
     }
 }
 
+/// One iteration's sequential walk down to the split depth: deepens from 1 until there are
+/// `target` tasks (or the walk itself has become large), undoing the counts of the shallower
+/// tries. The walk visits the whole tree above the split even in the last iteration, so the
+/// split is kept as shallow as the pool allows. Returns the tasks and the goal's path if the
+/// goal lies above the split.
+#[allow(clippy::type_complexity)]
+fn split_iteration<C: Capacity, H: Heuristic<C>>(
+    driver: &mut Ida<'_, C, H, false>,
+    start: &C::Tiles,
+    root_blank: usize,
+    h0: u32,
+    memo0: H::Memo,
+    target: usize,
+) -> (Vec<Task<C, H::Memo>>, Option<Vec<C::Tile>>) {
+    let counts = (driver.generated, driver.expanded, driver.max_depth);
+    let mut depth = 1usize;
+    loop {
+        driver.next_bound = u32::MAX;
+        let mut s = Splitter {
+            ida: &mut *driver,
+            depth,
+            tasks: Vec::new(),
+            prefix: [C::Tile::default(); MAX_SPLIT_DEPTH],
+            found: None,
+        };
+        s.walk(root_blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
+        let (tasks, found) = (s.tasks, s.found);
+        if found.is_some()
+            || driver.stopped.is_some()
+            || tasks.is_empty()
+            || tasks.len() >= target
+            || driver.generated - counts.0 >= MAX_WALK_NODES
+            || depth + 1 >= MAX_SPLIT_DEPTH
+        {
+            return (tasks, found);
+        }
+        depth += 1;
+        (driver.generated, driver.expanded, driver.max_depth) = counts;
+        driver.tiles = *start;
+    }
+}
+
+/// Searches the subtree below one task with the iteration's `bound`; the first worker to
+/// reach the goal raises the shared stop flag. CPU time is counted for threads other than
+/// the `caller`'s.
+#[allow(clippy::too_many_arguments)]
+fn search_task<C: Capacity, H: Heuristic<C>>(
+    geometry: &Geometry<C>,
+    heuristic: &H,
+    automaton: Option<&MoveAutomaton>,
+    task: &Task<C, H::Memo>,
+    bound: u32,
+    budget: Budget,
+    shared: &Shared,
+    caller: std::thread::ThreadId,
+) -> TaskResult<C::Tile> {
+    let cpu_start = (std::thread::current().id() != caller)
+        .then(super::thread_cpu_time)
+        .flatten();
+    let mut w = Ida::<C, H, false>::new(geometry, heuristic, &task.tiles, budget, 100, automaton);
+    w.bound = bound;
+    if shared.stop.load(Ordering::Relaxed) {
+        w.stopped = Some(Status::Cancelled);
+    } else if w.probe(
+        task.blank,
+        task.parent,
+        task.state,
+        task.g,
+        task.h,
+        task.memo,
+    ) && w.stopped.is_none()
+    {
+        shared.stop.store(true, Ordering::Relaxed);
+    }
+    w.budget.finish(w.generated);
+    let path = (w.stopped.is_none() && !w.path.is_empty()).then(|| {
+        let mut p = task.prefix[..task.g as usize].to_vec();
+        p.extend(w.path.iter().rev());
+        p
+    });
+    let helper_cpu = match (cpu_start, super::thread_cpu_time()) {
+        (Some(a), Some(b)) => b.saturating_sub(a),
+        _ => Duration::ZERO,
+    };
+    TaskResult {
+        generated: w.generated,
+        expanded: w.expanded,
+        max_depth: w.max_depth,
+        next_bound: w.next_bound,
+        stopped: w.stopped,
+        path,
+        helper_cpu,
+    }
+}
+
 /// [`run`] on a board of more than 64 cells (capacity `C`).
 pub(crate) fn run_large<C: Capacity>(
     geometry: &Geometry<C>,
@@ -192,36 +287,7 @@ where
     let mut solution: Option<Vec<C::Tile>> = None;
     let status = 'run: loop {
         iterations += 1;
-        // Split: deepen from 1 until there are enough tasks (or the walk itself has become
-        // large), undoing the counts of the shallower tries. The walk visits the whole tree
-        // above the split even in the last iteration, so the split is kept as shallow as
-        // the pool allows.
-        let counts = (driver.generated, driver.expanded, driver.max_depth);
-        let mut depth = 1usize;
-        let mut split = loop {
-            driver.next_bound = u32::MAX;
-            let mut s = Splitter {
-                ida: &mut driver,
-                depth,
-                tasks: Vec::new(),
-                prefix: [C::Tile::default(); MAX_SPLIT_DEPTH],
-                found: None,
-            };
-            s.walk(root_blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
-            let (tasks, found) = (s.tasks, s.found);
-            if found.is_some()
-                || driver.stopped.is_some()
-                || tasks.is_empty()
-                || tasks.len() >= target
-                || driver.generated - counts.0 >= MAX_WALK_NODES
-                || depth + 1 >= MAX_SPLIT_DEPTH
-            {
-                break (tasks, found);
-            }
-            depth += 1;
-            (driver.generated, driver.expanded, driver.max_depth) = counts;
-            driver.tiles = *start;
-        };
+        let mut split = split_iteration(&mut driver, start, root_blank, h0, memo0, target);
         if let Some(s) = driver.stopped {
             break s;
         }
@@ -236,50 +302,10 @@ where
             .0
             .par_iter()
             .map(|task| {
-                let cpu_start = (std::thread::current().id() != caller)
-                    .then(super::thread_cpu_time)
-                    .flatten();
-                let mut w = Ida::<C, H, false>::new(
-                    geometry,
-                    heuristic,
-                    &task.tiles,
-                    driver.budget.worker(&shared),
-                    100,
-                    automaton,
-                );
-                w.bound = bound;
-                if shared.stop.load(Ordering::Relaxed) {
-                    w.stopped = Some(Status::Cancelled);
-                } else if w.probe(
-                    task.blank,
-                    task.parent,
-                    task.state,
-                    task.g,
-                    task.h,
-                    task.memo,
-                ) && w.stopped.is_none()
-                {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-                w.budget.finish(w.generated);
-                let path = (w.stopped.is_none() && !w.path.is_empty()).then(|| {
-                    let mut p = task.prefix[..task.g as usize].to_vec();
-                    p.extend(w.path.iter().rev());
-                    p
-                });
-                let helper_cpu = match (cpu_start, super::thread_cpu_time()) {
-                    (Some(a), Some(b)) => b.saturating_sub(a),
-                    _ => Duration::ZERO,
-                };
-                TaskResult {
-                    generated: w.generated,
-                    expanded: w.expanded,
-                    max_depth: w.max_depth,
-                    next_bound: w.next_bound,
-                    stopped: w.stopped,
-                    path,
-                    helper_cpu,
-                }
+                let budget = driver.budget.worker(&shared);
+                search_task(
+                    geometry, heuristic, automaton, task, bound, budget, &shared, caller,
+                )
             })
             .collect();
         let mut stopped = None;

@@ -3,7 +3,7 @@
 //! A 12 x 12 position takes 144 bytes even at a byte a cell, and more than 100 bytes as a
 //! permutation rank, so storing it would make every stored node cost several times the 48
 //! bytes a size-scaling experiment can afford. A stored node keeps instead its parent's index,
-//! the move that reached it (2 bits) and a 64-bit hash of its position; the position itself is
+//! the move that reached it (2 bits) and 32 bits of a hash of its position; the position itself is
 //! recomputed by replaying the moves from the search's root when it is needed:
 //! - to expand a node ([`Replay::seek`]): a cursor keeps the last replayed path, so nodes met in
 //!   the order they were created (a BFS layer) cost a few steps each, and any other node at most
@@ -76,6 +76,14 @@ pub(crate) fn hash_of<C: Capacity>(tiles: &C::Tiles, cells: usize) -> u64 {
         .enumerate()
         .filter(|&(_, &t)| t != C::Tile::default())
         .fold(0, |h, (c, &t)| h ^ key(c, t.into()))
+}
+
+/// The key a hash table files a node under, from the 32 bits of its hash a node keeps (the
+/// low half of [`hash_of`], which moves update as well: the keys combine bit by bit). The
+/// multiplication spreads them over the 64 bits the table reads its bucket and tag from.
+#[inline]
+pub(crate) fn table_hash(kept: u32) -> u64 {
+    u64::from(kept).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The hash after `tile` moved from cell `from` to cell `to` (the blank's).

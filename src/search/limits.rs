@@ -60,8 +60,9 @@ mod timeout_ms {
 /// their nodes keep g in 14 bits.
 pub const MAX_STORED_DEPTH: usize = 0x3FFF;
 
-/// How a search ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How a search ended. Serialized as [`Status::name`] spells it (`bench solve --format json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// A solution was found (and replayed).
     Solved,

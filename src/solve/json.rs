@@ -7,13 +7,13 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Board, Goal, Move, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::infra::units::millis;
-use crate::search::{Algorithm, IterationCount, SolveReport};
+use crate::search::{Algorithm, IterationCount, SolveReport, Status};
 
 /// `bench solve --format json`'s object. Field order is the output's order.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SolveJson {
     /// `solved`, or the limit: `timeout`, `node-limit`, `memory-limit`, `depth-limit`.
-    pub status: String,
+    pub status: Status,
     /// Board rows.
     pub rows: usize,
     /// Board columns.
@@ -74,7 +74,7 @@ impl SolveJson {
         peak_heap_bytes: Option<u64>,
     ) -> SolveJson {
         SolveJson {
-            status: report.status.name().to_string(),
+            status: report.status,
             rows: board.rows(),
             cols: board.cols(),
             goal,

@@ -180,17 +180,10 @@ pub fn unrank(n: usize, k: usize, mut r: usize, cells: &mut [u16; MAX_LARGE_GROU
 /// No neighbour in this direction.
 const NO: u32 = u32::MAX;
 
-/// Builds the database of the pattern `tiles` (each `1..cells`, distinct, at most
-/// [`MAX_LARGE_GROUP`]) on a `rows` x `cols` board (any size): entry `i` is the fewest moves
-/// of pattern tiles that bring the placement of rank `i` to the goal, the blank moving freely
-/// through the other cells.
-pub fn build(rows: usize, cols: usize, goal: Goal, tiles: &[u16]) -> Vec<u8> {
-    let n = rows * cols;
-    let k = tiles.len();
-    assert!((1..=MAX_LARGE_GROUP).contains(&k), "checked by groups()");
-    let size = entries(n, k).expect("database size checked by groups()") as usize;
-    // Neighbours in the slot directions: up, left, right, down (opposite of d is 3 - d).
-    let nb: Vec<[u32; 4]> = (0..n)
+/// Every cell's neighbours in the slot directions: up, left, right, down (the opposite of
+/// direction `d` is `3 - d`), [`NO`] off the board.
+fn slot_neighbours(rows: usize, cols: usize) -> Vec<[u32; 4]> {
+    (0..rows * cols)
         .map(|c| {
             let (r, col) = (c / cols, c % cols);
             [
@@ -200,7 +193,19 @@ pub fn build(rows: usize, cols: usize, goal: Goal, tiles: &[u16]) -> Vec<u8> {
                 if r + 1 < rows { (c + cols) as u32 } else { NO },
             ]
         })
-        .collect();
+        .collect()
+}
+
+/// Builds the database of the pattern `tiles` (each `1..cells`, distinct, at most
+/// [`MAX_LARGE_GROUP`]) on a `rows` x `cols` board (any size): entry `i` is the fewest moves
+/// of pattern tiles that bring the placement of rank `i` to the goal, the blank moving freely
+/// through the other cells.
+pub fn build(rows: usize, cols: usize, goal: Goal, tiles: &[u16]) -> Vec<u8> {
+    let n = rows * cols;
+    let k = tiles.len();
+    assert!((1..=MAX_LARGE_GROUP).contains(&k), "checked by groups()");
+    let size = entries(n, k).expect("database size checked by groups()") as usize;
+    let nb = slot_neighbours(rows, cols);
     let mut table = vec![UNREACHED; size];
     let mut queued = vec![0u32; size];
     let mut expanded = vec![0u32; size];
