@@ -885,6 +885,9 @@ fn a_second_run_on_an_output_in_use_is_refused_naming_the_other_process() {
     let d = dir.path();
     write_walks(d, "p4.tsv", 4, 16, 60, 9);
     let mut child = start_and_wait(d, &resume_args(), 1);
+    // Paused, so it cannot finish (and free the output) before the second runs are refused,
+    // however the machine's load schedules them.
+    signal(&child, libc::SIGSTOP);
     let pid = format!("pid {}", child.id());
     for extra in [&[][..], &["--resume"][..]] {
         let mut args = resume_args();
