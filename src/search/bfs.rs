@@ -134,6 +134,18 @@ struct NibbleLayer {
 }
 
 impl NibbleLayer {
+    /// The first layer: the root alone, in its blank's bucket, come from its own cell.
+    fn root(root: u64, root_blank: usize) -> NibbleLayer {
+        let mut first = NibbleLayer {
+            keys: vec![(squeeze(root, root_blank) & !FROM) | root_blank as u64],
+            start: [1; 17],
+        };
+        for s in &mut first.start[..=root_blank] {
+            *s = 0;
+        }
+        first
+    }
+
     fn bucket(&self, b: usize) -> &[u64] {
         &self.keys[self.start[b]..self.start[b + 1]]
     }
@@ -204,41 +216,11 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
         ..SearchStats::default()
     };
     let tiles_xor = xor_nibbles(root);
-    let mut first = NibbleLayer {
-        keys: vec![(squeeze(root, root_blank) & !FROM) | root_blank as u64],
-        start: [1; 17],
-    };
-    for s in &mut first.start[..=root_blank] {
-        *s = 0;
-    }
-    let mut layers = vec![first];
-    // The goal's neighbours (blank cell, squeezed state): when one is in a layer, the goal is
-    // in the next.
+    let mut layers = vec![NibbleLayer::root(root, root_blank)];
     let goal_blank = goal.blank(cells);
     let goal_key = squeeze(goal, goal_blank) >> 4;
-    let goal_neighbours: Vec<(usize, u64)> = (0..usize::from(geometry.neighbour_count[goal_blank]))
-        .map(|k| {
-            let n = usize::from(geometry.neighbours[goal_blank][k]);
-            let tile = (goal >> (4 * n)) & 0xF;
-            let state = (goal & !(0xF << (4 * n))) | tile << (4 * goal_blank);
-            (n, squeeze(state, n) >> 4)
-        })
-        .collect();
-    // The moves of every cell, in Korf's order; whether a cell's moves need the entries'
-    // nibble 0; and for every cell the runs (parent cell, move) whose successors land on it,
-    // by parent cell.
-    let mut steps = [[Step::default(); 4]; 16];
-    let mut needs_full = [false; 16];
-    let mut inbound: Vec<Vec<(usize, usize)>> = vec![Vec::new(); cells];
-    for (b, cell_steps) in steps.iter_mut().enumerate().take(cells) {
-        let count = usize::from(geometry.neighbour_count[b]);
-        for (k, step) in cell_steps[..count].iter_mut().enumerate() {
-            let n = usize::from(geometry.neighbours[b][k]);
-            *step = Step::new(geometry, b, n);
-            needs_full[b] |= step.mask & FROM != 0;
-            inbound[n].push((b, k));
-        }
-    }
+    let goal_neighbours = nibble_goal_neighbours(geometry, goal);
+    let moves = CellMoves::new(geometry);
     // came_from[b][c]: entries of the newest layer in bucket b whose blank came from cell c
     // (they produce no successor with the blank on c).
     let mut came_from = [[0usize; 16]; 16];
@@ -263,65 +245,164 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
             })
             .min();
         let last = producer.is_some();
-        // Size this layer's runs exactly before producing any. Every run is followed by one
-        // slot, which ends up holding u64::MAX (the merge's sentinel).
-        let mut run_start = [[0usize; 4]; 16];
-        let mut run_end = [[0usize; 4]; 16];
-        let mut total = 0;
-        let mut slots = 0;
-        let mut largest_vertical = 0;
-        for b in 0..cells {
-            let n = layer.start[b + 1] - layer.start[b];
-            for k in 0..usize::from(geometry.neighbour_count[b]) {
-                let step = &steps[b][k];
-                let len = n - came_from[b][step.next];
-                run_start[b][k] = slots;
-                run_end[b][k] = slots + len;
-                slots += len + 1;
-                total += len;
-                if step.hi != 0 {
-                    largest_vertical = largest_vertical.max(len);
-                }
-            }
-        }
-        if !last {
-            let out_bytes = slots as u64 * 8;
-            // The runs, the sort's scratch, and the next layer (at most as long as the runs).
-            let need = layer_bytes + 2 * out_bytes + largest_vertical as u64 * 8;
-            if !budget.memory_allows(need) {
-                status = Some(Status::MemoryLimit);
-                break 'search;
-            }
-            stats.memory_bytes = stats.memory_bytes.max(need);
-            if out.capacity() < slots {
-                // A new allocation: growing would copy the old contents.
-                out = Vec::new();
-                out.reserve_exact(slots);
-                advise_huge_pages(&out);
-            }
-            if scratch.len() < largest_vertical {
-                // The old one freed before the larger one is allocated.
-                drop(std::mem::take(&mut scratch));
-                // Written before it is read: the zeros only make it safe to index.
-                scratch.reserve_exact(largest_vertical);
-                advise_huge_pages(&scratch);
-                scratch.resize(largest_vertical, 0);
-            }
+        let runs = Runs::size(geometry, layer, &moves.steps, &came_from);
+        let (total, slots) = (runs.total, runs.slots);
+        if !last
+            && !make_room(
+                &runs,
+                layer_bytes,
+                &mut budget,
+                &mut stats,
+                &mut out,
+                &mut scratch,
+            )
+        {
+            status = Some(Status::MemoryLimit);
+            break 'search;
         }
 
-        // Expand the layer in its order, writing each successor to the run of its move. Runs
-        // of entries whose successors cannot reach the next limit check take the fast loops;
-        // the entry on which a check falls, and the goal's producer, the checked loop.
-        produced = 0;
         let spare = out.spare_capacity_mut();
-        for b in 0..cells {
-            let count = usize::from(geometry.neighbour_count[b]);
-            let steps = &steps[b][..count];
-            let mut at = run_start[b];
-            let full_key = needs_full[b];
-            let bucket = layer.bucket(b);
+        let ctx = LayerExpansion {
+            geometry,
+            layer,
+            moves: &moves,
+            runs: &runs,
+            producer,
+            tiles_xor,
+            goal_key,
+            goal_blank,
+        };
+        let expanded = ctx.expand(&mut budget, &mut stats, spare);
+        produced = expanded.produced;
+        if let Some(s) = expanded.stop {
+            status = Some(s);
+            found = expanded.found;
+            break 'search;
+        }
+        stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
+        // A last layer always produces the goal; no successors means no goal reachable.
+        if last || total == 0 {
+            break 'search;
+        }
+        assert_eq!(produced, total, "the runs were sized exactly");
+        runs.write_sentinels(geometry, spare);
+        // SAFETY: the loop above wrote every one of the first `slots` slots: each run
+        // `run_start[b][k]..run_end[b][k]` received one successor per entry of bucket `b`
+        // not come from the move's cell, which is the run's length (and `produced == total`
+        // checks it), and the slot after every run was just written.
+        unsafe { out.set_len(slots) };
+
+        let previous = layers.len().checked_sub(2).map(|i| &layers[i]);
+        let next_layer = sort_and_merge(
+            &mut out,
+            &mut scratch,
+            &runs,
+            &moves,
+            previous,
+            &mut came_from,
+            geometry,
+        );
+        out.clear();
+        produced = 0;
+        layer_bytes += next_layer.keys.capacity() as u64 * 8;
+        layers.push(next_layer);
+    }
+
+    // A search stopped inside a layer holds that layer's successors so far.
+    stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
+    let moves = found.map(|(state, blank)| nibble_path_back(geometry, &layers, goal, state, blank));
+    stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
+    RawOutcome {
+        // An exhausted graph cannot happen on a solvable board.
+        status: status.unwrap_or(Status::NodeLimit),
+        moves,
+        stats,
+        per_iteration: Vec::new(),
+    }
+}
+
+/// Makes room for a layer's successors (`runs`), the sort's scratch and the next layer within
+/// the memory budget: false when the budget does not allow it. The output buffer is allocated
+/// anew rather than grown (growing would copy the old contents), the scratch freed before a
+/// larger one is allocated.
+fn make_room(
+    runs: &Runs,
+    layer_bytes: u64,
+    budget: &mut Budget,
+    stats: &mut SearchStats,
+    out: &mut Vec<u64>,
+    scratch: &mut Vec<u64>,
+) -> bool {
+    let out_bytes = runs.slots as u64 * 8;
+    // The runs, the sort's scratch, and the next layer (at most as long as the runs).
+    let need = layer_bytes + 2 * out_bytes + runs.largest_vertical as u64 * 8;
+    if !budget.memory_allows(need) {
+        return false;
+    }
+    stats.memory_bytes = stats.memory_bytes.max(need);
+    if out.capacity() < runs.slots {
+        *out = Vec::new();
+        out.reserve_exact(runs.slots);
+        advise_huge_pages(out);
+    }
+    if scratch.len() < runs.largest_vertical {
+        drop(std::mem::take(scratch));
+        // Written before it is read: the zeros only make it safe to index.
+        scratch.reserve_exact(runs.largest_vertical);
+        advise_huge_pages(scratch);
+        scratch.resize(runs.largest_vertical, 0);
+    }
+    true
+}
+
+/// What expanding one layer needs to know.
+struct LayerExpansion<'a> {
+    geometry: &'a Geometry,
+    layer: &'a NibbleLayer,
+    moves: &'a CellMoves,
+    runs: &'a Runs,
+    /// In the last layer, the goal's first producer (bucket, index); `None` before it.
+    producer: Option<(usize, usize)>,
+    tiles_xor: u64,
+    goal_key: u64,
+    goal_blank: usize,
+}
+
+/// How a layer's expansion ended: the successors written, and the status (with the goal's
+/// producer: state, blank cell) when the search stops in it.
+struct Expanded {
+    produced: usize,
+    stop: Option<Status>,
+    found: Option<(u64, usize)>,
+}
+
+impl LayerExpansion<'_> {
+    /// Expands the layer in its order, writing each successor to the run of its move. Runs
+    /// of entries whose successors cannot reach the next limit check take the fast loops; the
+    /// entry on which a check falls, and the goal's producer, the checked loop. In the last
+    /// layer successors are only counted, up to the goal.
+    fn expand(
+        &self,
+        budget: &mut Budget,
+        stats: &mut SearchStats,
+        spare: &mut [MaybeUninit<u64>],
+    ) -> Expanded {
+        let last = self.producer.is_some();
+        let tiles_xor = self.tiles_xor;
+        let mut produced = 0;
+        let stop = |stop, found, produced| Expanded {
+            produced,
+            stop: Some(stop),
+            found,
+        };
+        for b in 0..self.geometry.cells {
+            let count = usize::from(self.geometry.neighbour_count[b]);
+            let steps = &self.moves.steps[b][..count];
+            let mut at = self.runs.start[b];
+            let full_key = self.moves.needs_full[b];
+            let bucket = self.layer.bucket(b);
             // In the last layer, the entries before the goal's producer are only counted.
-            let fast_end = match producer {
+            let fast_end = match self.producer {
                 Some((pb, pi)) if pb == b => pi,
                 _ => bucket.len(),
             };
@@ -371,14 +452,12 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                     if stats.generated >= budget.next_check
                         && let Some(s) = budget.check(stats.generated)
                     {
-                        status = Some(s);
-                        break 'search;
+                        return stop(s, None, produced);
                     }
                     let child = (step.apply(key) & !FROM) | b as u64;
-                    if child >> 4 == goal_key && step.next == goal_blank {
-                        found = Some((unsqueeze(full(entry, tiles_xor), b), b));
-                        status = Some(Status::Solved);
-                        break 'search;
+                    if child >> 4 == self.goal_key && step.next == self.goal_blank {
+                        let found = (unsqueeze(full(entry, tiles_xor), b), b);
+                        return stop(Status::Solved, Some(found), produced);
                     }
                     if !last {
                         spare[at[k]].write(child);
@@ -388,98 +467,192 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                 }
             }
         }
-        stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
-        // A last layer always produces the goal; no successors means no goal reachable.
-        if last || total == 0 {
-            break 'search;
+        Expanded {
+            produced,
+            stop: None,
+            found: None,
         }
-        assert_eq!(produced, total, "the runs were sized exactly");
-        for b in 0..cells {
-            for &end in &run_end[b][..usize::from(geometry.neighbour_count[b])] {
+    }
+}
+
+/// The goal's neighbours (blank cell, squeezed state without nibble 0): when one is in a
+/// layer, the goal is in the next.
+fn nibble_goal_neighbours(geometry: &Geometry, goal: u64) -> Vec<(usize, u64)> {
+    let goal_blank = goal.blank(geometry.cells);
+    (0..usize::from(geometry.neighbour_count[goal_blank]))
+        .map(|k| {
+            let n = usize::from(geometry.neighbours[goal_blank][k]);
+            let tile = (goal >> (4 * n)) & 0xF;
+            let state = (goal & !(0xF << (4 * n))) | tile << (4 * goal_blank);
+            (n, squeeze(state, n) >> 4)
+        })
+        .collect()
+}
+
+/// The moves of every cell, in Korf's order; whether a cell's moves need the entries' nibble
+/// 0; and for every cell the runs (parent cell, move) whose successors land on it, by parent
+/// cell. Fixed for the whole search.
+struct CellMoves {
+    steps: [[Step; 4]; 16],
+    needs_full: [bool; 16],
+    inbound: Vec<Vec<(usize, usize)>>,
+}
+
+impl CellMoves {
+    fn new(geometry: &Geometry) -> CellMoves {
+        let mut steps = [[Step::default(); 4]; 16];
+        let mut needs_full = [false; 16];
+        let mut inbound: Vec<Vec<(usize, usize)>> = vec![Vec::new(); geometry.cells];
+        for (b, cell_steps) in steps.iter_mut().enumerate().take(geometry.cells) {
+            let count = usize::from(geometry.neighbour_count[b]);
+            for (k, step) in cell_steps[..count].iter_mut().enumerate() {
+                let n = usize::from(geometry.neighbours[b][k]);
+                *step = Step::new(geometry, b, n);
+                needs_full[b] |= step.mask & FROM != 0;
+                inbound[n].push((b, k));
+            }
+        }
+        CellMoves {
+            steps,
+            needs_full,
+            inbound,
+        }
+    }
+}
+
+/// Where each run of a layer's successors goes in the output buffer, sized exactly before
+/// any is produced: run (bucket b, move k) fills `start[b][k]..end[b][k]`, and the slot after
+/// every run ends up holding `u64::MAX` (the merge's sentinel).
+struct Runs {
+    start: [[usize; 4]; 16],
+    end: [[usize; 4]; 16],
+    /// Successors in all runs.
+    total: usize,
+    /// Successors plus one sentinel slot per run.
+    slots: usize,
+    /// The longest run of a vertical move (the sort's scratch length).
+    largest_vertical: usize,
+}
+
+impl Runs {
+    /// Writes the merge's sentinel (`u64::MAX`) into the slot after every run.
+    fn write_sentinels(&self, geometry: &Geometry, spare: &mut [MaybeUninit<u64>]) {
+        for b in 0..geometry.cells {
+            for &end in &self.end[b][..usize::from(geometry.neighbour_count[b])] {
                 spare[end].write(u64::MAX);
             }
         }
-        // SAFETY: the loop above wrote every one of the first `slots` slots: each run
-        // `run_start[b][k]..run_end[b][k]` received one successor per entry of bucket `b`
-        // not come from the move's cell, which is the run's length (and `produced == total`
-        // checks it), and the slot after every run was just written.
-        unsafe { out.set_len(slots) };
+    }
 
-        // Sort the runs of vertical moves; those of horizontal moves are in order already.
-        for b in 0..cells {
+    fn size(
+        geometry: &Geometry,
+        layer: &NibbleLayer,
+        steps: &[[Step; 4]; 16],
+        came_from: &[[usize; 16]; 16],
+    ) -> Runs {
+        let mut runs = Runs {
+            start: [[0; 4]; 16],
+            end: [[0; 4]; 16],
+            total: 0,
+            slots: 0,
+            largest_vertical: 0,
+        };
+        for b in 0..geometry.cells {
+            let n = layer.start[b + 1] - layer.start[b];
             for k in 0..usize::from(geometry.neighbour_count[b]) {
                 let step = &steps[b][k];
+                let len = n - came_from[b][step.next];
+                runs.start[b][k] = runs.slots;
+                runs.end[b][k] = runs.slots + len;
+                runs.slots += len + 1;
+                runs.total += len;
                 if step.hi != 0 {
-                    let run = &mut out[run_start[b][k]..run_end[b][k]];
-                    sort_run(run, &mut scratch, step.lo, step.hi);
+                    runs.largest_vertical = runs.largest_vertical.max(len);
                 }
             }
         }
-
-        // Merge the runs of every bucket, dropping repeats and the previous layer's states.
-        let previous = layers.len().checked_sub(2).map(|i| &layers[i]);
-        let mut next_layer = NibbleLayer {
-            keys: Vec::with_capacity(total),
-            start: [0; 17],
-        };
-        advise_huge_pages(&next_layer.keys);
-        came_from = [[0; 16]; 16];
-        for c in 0..cells {
-            // Every run with its sentinel.
-            let mut runs: [&[u64]; 4] = [&[u64::MAX]; 4];
-            for (slot, &(b, k)) in runs.iter_mut().zip(&inbound[c]) {
-                *slot = &out[run_start[b][k]..=run_end[b][k]];
-            }
-            let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
-            let (keys, came) = (&mut next_layer.keys, &mut came_from[c]);
-            match inbound[c].len() {
-                1 => merge_runs::<1>(&[runs[0]], before, keys, came),
-                2 => merge_runs::<2>(&[runs[0], runs[1]], before, keys, came),
-                3 => merge_runs::<3>(&[runs[0], runs[1], runs[2]], before, keys, came),
-                _ => merge_runs::<4>(&runs, before, keys, came),
-            }
-            next_layer.start[c + 1] = next_layer.keys.len();
-        }
-        for c in cells..16 {
-            next_layer.start[c + 1] = next_layer.keys.len();
-        }
-        out.clear();
-        produced = 0;
-        next_layer.keys.shrink_to_fit();
-        layer_bytes += next_layer.keys.capacity() as u64 * 8;
-        layers.push(next_layer);
+        runs
     }
+}
 
-    // A search stopped inside a layer holds that layer's successors so far.
-    stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
-    let moves = found.map(|(state, blank)| {
-        // The goal's blank, then back through the layers by the came-from cells.
-        let mut blanks = vec![goal.blank(cells), blank];
-        let (mut state, mut blank) = (state, blank);
-        for layer in layers.iter().rev() {
-            let bucket = layer.bucket(blank);
-            let key = squeeze(state, blank) >> 4;
-            let i = bucket.partition_point(|&e| e >> 4 < key);
-            let from = (bucket[i] & FROM) as usize;
-            if from == blank {
-                break; // the root
+/// The next layer from a layer's successors in `out` (every run written, sentinels included):
+/// the runs of vertical moves sorted (those of horizontal moves are in order already), then
+/// the runs landing on each cell merged, dropping repeats and the `previous` layer's states.
+/// `came_from` is rewritten for the new layer.
+fn sort_and_merge(
+    out: &mut [u64],
+    scratch: &mut [u64],
+    runs: &Runs,
+    moves: &CellMoves,
+    previous: Option<&NibbleLayer>,
+    came_from: &mut [[usize; 16]; 16],
+    geometry: &Geometry,
+) -> NibbleLayer {
+    let cells = geometry.cells;
+    for b in 0..cells {
+        for k in 0..usize::from(geometry.neighbour_count[b]) {
+            let step = &moves.steps[b][k];
+            if step.hi != 0 {
+                let run = &mut out[runs.start[b][k]..runs.end[b][k]];
+                sort_run(run, scratch, step.lo, step.hi);
             }
-            let tile = (state >> (4 * from)) & 0xF;
-            state = (state & !(0xF << (4 * from))) | tile << (4 * blank);
-            blank = from;
-            blanks.push(blank);
         }
-        blanks.reverse();
-        moves_between_blanks(geometry, &blanks)
-    });
-    stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
-    RawOutcome {
-        // An exhausted graph cannot happen on a solvable board.
-        status: status.unwrap_or(Status::NodeLimit),
-        moves,
-        stats,
-        per_iteration: Vec::new(),
     }
+    let mut next_layer = NibbleLayer {
+        keys: Vec::with_capacity(runs.total),
+        start: [0; 17],
+    };
+    advise_huge_pages(&next_layer.keys);
+    *came_from = [[0; 16]; 16];
+    for c in 0..cells {
+        // Every run with its sentinel.
+        let mut inbound: [&[u64]; 4] = [&[u64::MAX]; 4];
+        for (slot, &(b, k)) in inbound.iter_mut().zip(&moves.inbound[c]) {
+            *slot = &out[runs.start[b][k]..=runs.end[b][k]];
+        }
+        let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
+        let (keys, came) = (&mut next_layer.keys, &mut came_from[c]);
+        match moves.inbound[c].len() {
+            1 => merge_runs::<1>(&[inbound[0]], before, keys, came),
+            2 => merge_runs::<2>(&[inbound[0], inbound[1]], before, keys, came),
+            3 => merge_runs::<3>(&[inbound[0], inbound[1], inbound[2]], before, keys, came),
+            _ => merge_runs::<4>(&inbound, before, keys, came),
+        }
+        next_layer.start[c + 1] = next_layer.keys.len();
+    }
+    for c in cells..16 {
+        next_layer.start[c + 1] = next_layer.keys.len();
+    }
+    next_layer.keys.shrink_to_fit();
+    next_layer
+}
+
+/// The solution's moves: from the goal's producer (`state` with its blank on `blank`, in the
+/// newest layer) back through the layers by the came-from cells to the root.
+fn nibble_path_back(
+    geometry: &Geometry,
+    layers: &[NibbleLayer],
+    goal: u64,
+    state: u64,
+    blank: usize,
+) -> Vec<Move> {
+    let mut blanks = vec![goal.blank(geometry.cells), blank];
+    let (mut state, mut blank) = (state, blank);
+    for layer in layers.iter().rev() {
+        let bucket = layer.bucket(blank);
+        let key = squeeze(state, blank) >> 4;
+        let i = bucket.partition_point(|&e| e >> 4 < key);
+        let from = (bucket[i] & FROM) as usize;
+        if from == blank {
+            break; // the root
+        }
+        let tile = (state >> (4 * from)) & 0xF;
+        state = (state & !(0xF << (4 * from))) | tile << (4 * blank);
+        blank = from;
+        blanks.push(blank);
+    }
+    blanks.reverse();
+    moves_between_blanks(geometry, &blanks)
 }
 
 /// Asks the kernel to back the 2 MiB-aligned interior of `v`'s allocation (its capacity,
