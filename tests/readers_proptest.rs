@@ -1,0 +1,370 @@
+//! Property-based tests of every reader of user input (issue 31, item 4): arbitrary bytes and
+//! mutations of a valid input give either `Ok` with a correct result or a typed error, never a
+//! panic; a valid generated input read back gives the board it was written from.
+//!
+//! Expected boards come from the generator here (random walks from the goal with the public
+//! board model), never from the reader under test. Case counts are bounded so the whole set
+//! runs in a few seconds.
+
+use std::path::Path;
+
+use npuzzle::board::{Board, Goal};
+use npuzzle::input;
+use npuzzle::instances::{self, Layout};
+use npuzzle::instances::{FileHeader, Generator, InstanceWriter};
+use proptest::prelude::*;
+
+/// A solvable board of `rows x cols` for `goal`: a random walk from the goal.
+fn walk(rows: usize, cols: usize, goal: Goal, choices: &[u8]) -> Board {
+    let mut b = Board::solved(rows, cols, goal);
+    for &c in choices {
+        let legal: Vec<_> = b.legal_moves().collect();
+        let m = legal[c as usize % legal.len()];
+        assert!(b.apply(m));
+    }
+    b
+}
+
+/// A random solvable board of 2..=5 rows and columns.
+fn board(goal: Goal) -> impl Strategy<Value = Board> {
+    (
+        2usize..=5,
+        2usize..=5,
+        prop::collection::vec(any::<u8>(), 0..200),
+    )
+        .prop_map(move |(r, c, ch)| walk(r, c, goal, &ch))
+}
+
+fn rows_of(b: &Board) -> Vec<Vec<u32>> {
+    b.tiles().chunks(b.cols()).map(|r| r.to_vec()).collect()
+}
+
+fn as_json(b: &Board) -> String {
+    serde_json::to_string(&rows_of(b)).unwrap()
+}
+
+fn as_plain(b: &Board) -> String {
+    rows_of(b)
+        .iter()
+        .map(|r| {
+            let cells: Vec<String> = r.iter().map(u32::to_string).collect();
+            cells.join(" ") + "\n"
+        })
+        .collect()
+}
+
+fn tiles_line(b: &Board) -> String {
+    let t: Vec<String> = b.tiles().iter().map(u32::to_string).collect();
+    t.join(" ")
+}
+
+/// Boards in the project's instance format, written by the project's writer.
+fn as_npuzzle(boards: &[Board], goal: Goal) -> String {
+    let header = FileHeader {
+        rows: boards[0].rows(),
+        cols: boards[0].cols(),
+        goal,
+        generator: Generator::Uniform,
+        seed: Some(1),
+        count: boards.len(),
+        optimal_column: false,
+        reproduce: None,
+    };
+    let mut w = InstanceWriter::new(Vec::new(), header).unwrap();
+    for (i, b) in boards.iter().enumerate() {
+        w.write(&(i + 1).to_string(), None, None, b).unwrap();
+    }
+    String::from_utf8(w.finish().unwrap()).unwrap()
+}
+
+/// Boards in Korf's tab-separated layout (as in `../shared/data/korf100.tsv`).
+fn as_korf(boards: &[Board]) -> String {
+    let mut s = String::from("id\ttiles\n");
+    for (i, b) in boards.iter().enumerate() {
+        s += &format!("{}\t{}\n", i + 1, tiles_line(b));
+    }
+    s
+}
+
+/// Boards as JSON lines, one matrix per line.
+fn as_json_lines(boards: &[Board]) -> String {
+    boards.iter().map(|b| as_json(b) + "\n").collect()
+}
+
+/// One mutation of a text: what a damaged or hand-edited file looks like.
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// XOR one byte with a non-zero mask.
+    Flip(usize, u8),
+    /// Keep only a prefix.
+    Truncate(usize),
+    /// Insert a line of arbitrary text before line `n`.
+    InsertLine(usize, String),
+    /// Delete line `n`.
+    DeleteLine(usize),
+    /// Duplicate line `n`.
+    DuplicateLine(usize),
+    /// Replace the `n`th number with a huge or odd one.
+    HugeNumber(usize, String),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let huge = prop_oneof![
+        Just("4294967296".to_string()),
+        Just("18446744073709551616".to_string()),
+        Just("99999999999999999999999999999999".to_string()),
+        Just("-1".to_string()),
+        Just("1e400".to_string()),
+        Just("0x10".to_string()),
+        Just("3.0".to_string()),
+        any::<u64>().prop_map(|n| n.to_string()),
+    ];
+    prop_oneof![
+        (any::<usize>(), 1u8..=255).prop_map(|(i, m)| Mutation::Flip(i, m)),
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), ".{0,40}").prop_map(|(i, s)| Mutation::InsertLine(i, s)),
+        any::<usize>().prop_map(Mutation::DeleteLine),
+        any::<usize>().prop_map(Mutation::DuplicateLine),
+        (any::<usize>(), huge).prop_map(|(i, s)| Mutation::HugeNumber(i, s)),
+    ]
+}
+
+/// Applies `m` to `text`; the result may be invalid UTF-8 (so it is bytes).
+fn mutate(text: &[u8], m: &Mutation) -> Vec<u8> {
+    let mut b = text.to_vec();
+    let lines = |b: &[u8]| -> Vec<Vec<u8>> {
+        b.split_inclusive(|&c| c == b'\n')
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    match m {
+        Mutation::Flip(i, mask) if !b.is_empty() => {
+            let n = b.len();
+            b[i % n] ^= mask;
+        }
+        Mutation::Truncate(i) => b.truncate(i % (b.len() + 1)),
+        Mutation::InsertLine(i, s) => {
+            let mut ls = lines(&b);
+            let at = i % (ls.len() + 1);
+            ls.insert(at, format!("{s}\n").into_bytes());
+            b = ls.concat();
+        }
+        Mutation::DeleteLine(i) | Mutation::DuplicateLine(i) => {
+            let mut ls = lines(&b);
+            if !ls.is_empty() {
+                let at = i % ls.len();
+                if matches!(m, Mutation::DeleteLine(_)) {
+                    ls.remove(at);
+                } else {
+                    let l = ls[at].clone();
+                    ls.insert(at, l);
+                }
+            }
+            b = ls.concat();
+        }
+        Mutation::HugeNumber(i, s) => {
+            let text = String::from_utf8_lossy(&b).into_owned();
+            let spans: Vec<(usize, usize)> = number_spans(&text);
+            if !spans.is_empty() {
+                let (start, end) = spans[i % spans.len()];
+                b = format!("{}{}{}", &text[..start], s, &text[end..]).into_bytes();
+            }
+        }
+        Mutation::Flip(..) => {}
+    }
+    b
+}
+
+/// Byte ranges of the runs of ASCII digits in `text`.
+fn number_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_ascii_digit(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                spans.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s, text.len()));
+    }
+    spans
+}
+
+/// `bench solve`'s reading of a board from bytes (decode, then JSON or plain text).
+fn read_board(bytes: &[u8]) -> Result<Board, input::InputError> {
+    input::parse_board(input::decode(bytes)?)
+}
+
+/// An `Ok` board from a damaged input must still be a board: read back from its own JSON and
+/// plain forms it is the same board (the reader's result is consistent, not half-built).
+fn assert_board_consistent(b: &Board) {
+    assert_eq!(b.tiles().len(), b.rows() * b.cols());
+    assert_eq!(read_board(as_json(b).as_bytes()).unwrap(), *b);
+    assert_eq!(read_board(as_plain(b).as_bytes()).unwrap(), *b);
+}
+
+/// Every instance of an `Ok` set has the set's size, and the set has at least one instance.
+fn assert_set_consistent(set: &instances::InstanceSet) {
+    for i in &set.instances {
+        assert_eq!((i.board.rows(), i.board.cols()), (set.rows, set.cols));
+        assert_eq!(i.board.tiles().len(), set.rows * set.cols);
+    }
+}
+
+fn parse_set(text: &str) -> Result<instances::InstanceSet, instances::InstanceError> {
+    instances::parse_instance_set(Path::new("prop.txt"), text, None)
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(128)
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn board_json_round_trips(b in board(Goal::BlankLast)) {
+        prop_assert_eq!(read_board(as_json(&b).as_bytes()).unwrap(), b);
+    }
+
+    #[test]
+    fn board_plain_round_trips(b in board(Goal::BlankLast)) {
+        prop_assert_eq!(read_board(as_plain(&b).as_bytes()).unwrap(), b);
+    }
+
+    #[test]
+    fn board_from_arbitrary_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(b) = read_board(&bytes) {
+            assert_board_consistent(&b);
+        }
+    }
+
+    #[test]
+    fn board_from_arbitrary_text_never_panics(text in "[\\[\\]{}0-9 ,\\n\\t.e+-]{0,120}") {
+        if let Ok(b) = read_board(text.as_bytes()) {
+            assert_board_consistent(&b);
+        }
+    }
+
+    #[test]
+    fn board_mutated_gives_board_or_error(
+        b in board(Goal::BlankLast),
+        json in any::<bool>(),
+        ms in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let text = if json { as_json(&b) } else { as_plain(&b) };
+        let mut bytes = text.into_bytes();
+        for m in &ms {
+            bytes = mutate(&bytes, m);
+        }
+        if let Ok(got) = read_board(&bytes) {
+            assert_board_consistent(&got);
+        }
+    }
+
+    #[test]
+    fn instances_npuzzle_round_trips(
+        boards in (2usize..=5, 2usize..=5, prop::collection::vec(prop::collection::vec(any::<u8>(), 0..100), 1..6))
+            .prop_map(|(r, c, ws)| ws.iter().map(|w| walk(r, c, Goal::BlankFirst, w)).collect::<Vec<_>>()),
+    ) {
+        let text = as_npuzzle(&boards, Goal::BlankFirst);
+        prop_assert_eq!(instances::detect_layout(&text), Layout::Npuzzle);
+        let set = parse_set(&text).unwrap();
+        prop_assert_eq!(set.goal, Goal::BlankFirst);
+        let got: Vec<Board> = set.instances.into_iter().map(|i| i.board).collect();
+        prop_assert_eq!(&got, &boards);
+        if boards.len() == 1 {
+            let (b, g) = instances::parse_instance_text(&text).unwrap().unwrap();
+            prop_assert_eq!((b, g), (boards[0].clone(), Goal::BlankFirst));
+        }
+    }
+
+    #[test]
+    fn instances_korf_round_trips(
+        boards in (2usize..=5, prop::collection::vec(prop::collection::vec(any::<u8>(), 0..100), 1..6))
+            .prop_map(|(s, ws)| ws.iter().map(|w| walk(s, s, Goal::BlankFirst, w)).collect::<Vec<_>>()),
+    ) {
+        let text = as_korf(&boards);
+        prop_assert_eq!(instances::detect_layout(&text), Layout::KorfTsv);
+        let set = parse_set(&text).unwrap();
+        prop_assert_eq!(set.goal, Goal::BlankFirst);
+        let got: Vec<Board> = set.instances.into_iter().map(|i| i.board).collect();
+        prop_assert_eq!(&got, &boards);
+    }
+
+    #[test]
+    fn instances_json_round_trips(
+        boards in (2usize..=5, 2usize..=5, prop::collection::vec(prop::collection::vec(any::<u8>(), 0..100), 1..6))
+            .prop_map(|(r, c, ws)| ws.iter().map(|w| walk(r, c, Goal::BlankLast, w)).collect::<Vec<_>>()),
+        one_array in any::<bool>(),
+    ) {
+        let text = if one_array {
+            let all: Vec<Vec<Vec<u32>>> = boards.iter().map(rows_of).collect();
+            serde_json::to_string_pretty(&all).unwrap()
+        } else {
+            as_json_lines(&boards)
+        };
+        prop_assert_eq!(instances::detect_layout(&text), Layout::Json);
+        let set = parse_set(&text).unwrap();
+        prop_assert_eq!(set.goal, Goal::BlankLast);
+        let got: Vec<Board> = set.instances.into_iter().map(|i| i.board).collect();
+        prop_assert_eq!(&got, &boards);
+    }
+
+    #[test]
+    fn instances_from_arbitrary_text_never_panic(
+        text in prop_oneof![
+            ".{0,200}",
+            "(# npuzzle-instances 1\n)?(# [a-z]{1,9}: [a-z0-9-]{0,12}\n){0,6}([a-z0-9\t ]{0,30}\n){0,6}",
+            "[\\[\\]0-9 ,\\n#]{0,160}",
+        ],
+    ) {
+        if let Ok(set) = parse_set(&text) {
+            assert_set_consistent(&set);
+        }
+        let _ = instances::parse_instance_text(&text);
+    }
+
+    #[test]
+    fn instances_mutated_give_set_or_error(
+        boards in (2usize..=4, prop::collection::vec(prop::collection::vec(any::<u8>(), 0..60), 1..4))
+            .prop_map(|(s, ws)| ws.iter().map(|w| walk(s, s, Goal::BlankFirst, w)).collect::<Vec<_>>()),
+        format in 0u8..3,
+        ms in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let text = match format {
+            0 => as_npuzzle(&boards, Goal::BlankFirst),
+            1 => as_korf(&boards),
+            _ => as_json_lines(&boards),
+        };
+        let mut bytes = text.into_bytes();
+        for m in &ms {
+            bytes = mutate(&bytes, m);
+        }
+        // The file reader refuses bytes that are not UTF-8 (an I/O-level error); the text parser
+        // gets the rest.
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(set) = parse_set(&text) {
+            assert_set_consistent(&set);
+        }
+        let _ = instances::parse_instance_text(&text);
+    }
+
+    #[test]
+    fn instance_file_reader_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.tsv");
+        std::fs::write(&path, &bytes).unwrap();
+        if let Ok(set) = instances::read_instance_file(&path, Some(Goal::BlankLast)) {
+            assert_set_consistent(&set);
+        }
+    }
+}
