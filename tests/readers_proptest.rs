@@ -368,3 +368,94 @@ proptest! {
         }
     }
 }
+
+/// A fixture of this module (`tests/fixtures/readers`, written by `bench run` on
+/// `instances.txt`).
+fn fixture(name: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/readers")
+        .join(name);
+    std::fs::read(p).unwrap()
+}
+
+fn parse_results(
+    bytes: &[u8],
+) -> Result<npuzzle::results::read::ResultsFile, npuzzle::results::ReadError> {
+    npuzzle::results::read::parse(Path::new("prop.csv"), bytes)
+}
+
+/// The sidecar reader works on files: write `bytes` to a temporary one and read it.
+fn read_meta(bytes: &[u8]) -> anyhow::Result<npuzzle::results::meta::Meta> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.csv.meta.json");
+    std::fs::write(&path, bytes).unwrap();
+    npuzzle::results::meta::Meta::read(&path)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn results_csv_line_deleted_keeps_the_other_rows(i in any::<usize>()) {
+        let text = fixture("results.csv");
+        let all = parse_results(&text).unwrap();
+        prop_assert_eq!(all.rows.len(), 2);
+        prop_assert!(all.torn.is_none());
+        // Delete one data line (not the header): the other rows are read unchanged.
+        let lines: Vec<&[u8]> = text.split_inclusive(|&c| c == b'\n').collect();
+        let drop = 1 + i % (lines.len() - 1);
+        let kept: Vec<u8> = lines
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| *n != drop)
+            .flat_map(|(_, l)| l.iter().copied())
+            .collect();
+        let got = parse_results(&kept).unwrap();
+        let want: Vec<_> = all.rows.iter().filter(|(l, _)| *l != drop as u64 + 1).map(|(_, r)| r).collect();
+        let got: Vec<_> = got.rows.iter().map(|(_, r)| r).collect();
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn results_csv_from_arbitrary_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let _ = parse_results(&bytes);
+    }
+
+    #[test]
+    fn results_csv_mutated_gives_rows_or_error(ms in prop::collection::vec(mutation(), 1..4)) {
+        let mut bytes = fixture("results.csv");
+        for m in &ms {
+            bytes = mutate(&bytes, m);
+        }
+        if let Ok(f) = parse_results(&bytes) {
+            // Never more rows than complete lines after the header.
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+            prop_assert!(f.rows.len() <= lines.saturating_sub(1) + 1);
+        }
+    }
+
+    #[test]
+    fn sidecar_round_trips_and_mutations_never_panic(ms in prop::collection::vec(mutation(), 0..4)) {
+        let original = fixture("results.csv.meta.json");
+        let want = read_meta(&original).unwrap();
+        let mut bytes = original.clone();
+        for m in &ms {
+            bytes = mutate(&bytes, m);
+        }
+        let got = read_meta(&bytes);
+        if ms.is_empty() {
+            prop_assert_eq!(got.unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn sidecar_from_arbitrary_bytes_never_panics(
+        bytes in prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..300),
+            "\\{(\"[a-z_]{1,14}\": ?(-?[0-9]{1,22}|\"[a-z]{0,5}\"|null|\\[\\]|\\{\\}),? ?){0,8}\\}"
+                .prop_map(String::into_bytes),
+        ],
+    ) {
+        let _ = read_meta(&bytes);
+    }
+}
