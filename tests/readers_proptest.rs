@@ -459,3 +459,150 @@ proptest! {
         let _ = read_meta(&bytes);
     }
 }
+
+/// A small database key: the 2 x 3 board, tiles `pattern` (non-empty subset of 1..=5).
+fn pdb_key(pattern: &[u16], goal: Goal) -> npuzzle::heuristic::pdb::TableKey {
+    npuzzle::heuristic::pdb::TableKey {
+        rows: 2,
+        cols: 3,
+        goal,
+        tiles: pattern.to_vec(),
+    }
+}
+
+/// A random walk of the blank from `goal` and the moves (the walk undone) that solve it.
+fn walk_and_solution(
+    rows: usize,
+    cols: usize,
+    goal: Goal,
+    choices: &[u8],
+) -> (Board, Vec<npuzzle::board::Move>) {
+    let mut b = Board::solved(rows, cols, goal);
+    let mut walked = Vec::new();
+    for &c in choices {
+        let legal: Vec<_> = b.legal_moves().collect();
+        let m = legal[c as usize % legal.len()];
+        assert!(b.apply(m));
+        walked.push(m);
+    }
+    let solution = walked.iter().rev().map(|m| m.inverse()).collect();
+    (b, solution)
+}
+
+/// The boards from `start` along `moves`, as plain text separated by blank lines.
+fn boards_answer(start: &Board, moves: &[npuzzle::board::Move]) -> String {
+    let mut b = start.clone();
+    let mut out = as_plain(&b);
+    for &m in moves {
+        assert!(b.apply(m));
+        out += "\n";
+        out += &as_plain(&b);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..config() })]
+
+    #[test]
+    fn pdb_file_damaged_is_refused_or_identical(
+        tiles in prop::sample::subsequence(vec![1u16, 2, 3, 4, 5], 1..=3),
+        ms in prop::collection::vec(mutation(), 0..3),
+        appended in prop::collection::vec(any::<u8>(), 0..3),
+    ) {
+        use npuzzle::heuristic::pdb::store;
+        let key = pdb_key(&tiles, Goal::BlankLast);
+        let data = npuzzle::heuristic::pdb::build_data(&key);
+        let dir = tempfile::tempdir().unwrap();
+        let path = store::save(dir.path(), &key, &data).unwrap();
+        prop_assert_eq!(&store::load(dir.path(), &key, data.len() as u64).unwrap(), &data);
+        let mut bytes = std::fs::read(&path).unwrap();
+        for m in &ms {
+            bytes = mutate(&bytes, m);
+        }
+        bytes.extend(&appended);
+        let changed = bytes != std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        match store::load(dir.path(), &key, data.len() as u64) {
+            // A file read back is the table that was saved: a damaged one is never taken.
+            Ok(got) => prop_assert_eq!(got, data),
+            Err(_) => prop_assert!(changed, "the intact file was refused"),
+        }
+    }
+
+    #[test]
+    fn pdb_file_of_arbitrary_bytes_is_refused(
+        tiles in prop::sample::subsequence(vec![1u16, 2, 3, 4, 5], 1..=2),
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+    ) {
+        use npuzzle::heuristic::pdb::store;
+        let key = pdb_key(&tiles, Goal::BlankFirst);
+        let entries = npuzzle::heuristic::pdb::build_data(&key).len() as u64;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(store::file_name(&key)), &bytes).unwrap();
+        prop_assert!(store::load(dir.path(), &key, entries).is_err());
+    }
+
+    #[test]
+    fn answer_round_trips_and_replays(
+        (rows, cols, choices) in (2usize..=4, 2usize..=4, prop::collection::vec(any::<u8>(), 0..40)),
+        boards_form in any::<bool>(),
+    ) {
+        use npuzzle::external::answer::{self, Answer};
+        let (start, solution) = walk_and_solution(rows, cols, Goal::BlankLast, &choices);
+        let text = if boards_form {
+            boards_answer(&start, &solution)
+        } else {
+            npuzzle::board::moves_to_string(&solution)
+        };
+        if solution.is_empty() && !boards_form {
+            // An empty move string is an empty answer.
+            prop_assert!(answer::parse(&text, &start).is_err());
+            return Ok(());
+        }
+        match answer::parse(&text, &start).unwrap() {
+            Answer::Solution { moves, .. } => {
+                prop_assert_eq!(&moves, &solution);
+                prop_assert!(answer::check(&start, Goal::BlankLast, &moves).is_ok());
+            }
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
+
+    #[test]
+    fn answer_mutated_is_checked_or_refused(
+        (rows, cols, choices) in (2usize..=4, 2usize..=4, prop::collection::vec(any::<u8>(), 1..30)),
+        boards_form in any::<bool>(),
+        ms in prop::collection::vec(mutation(), 1..4),
+    ) {
+        use npuzzle::external::answer::{self, Answer};
+        let (start, solution) = walk_and_solution(rows, cols, Goal::BlankLast, &choices);
+        let text = if boards_form {
+            boards_answer(&start, &solution)
+        } else {
+            npuzzle::board::moves_to_string(&solution)
+        };
+        let mut bytes = text.into_bytes();
+        for m in &ms {
+            bytes = mutate(&bytes, m);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(Answer::Solution { moves, .. }) = answer::parse(&text, &start) {
+            // `check` accepts exactly the answers that replay to the goal (replayed here
+            // independently, move by move).
+            let mut b = start.clone();
+            let legal = moves.iter().all(|&m| b.apply(m));
+            let reaches = legal && b.is_goal(Goal::BlankLast);
+            prop_assert_eq!(answer::check(&start, Goal::BlankLast, &moves).is_ok(), reaches);
+        }
+    }
+
+    #[test]
+    fn answer_from_arbitrary_text_never_panics(
+        text in prop_oneof![".{0,200}", "[UDLRudlr0-9, \\n{}\":a-z]{0,120}"],
+        (rows, cols, choices) in (2usize..=4, 2usize..=4, prop::collection::vec(any::<u8>(), 0..30)),
+    ) {
+        let (start, _) = walk_and_solution(rows, cols, Goal::BlankLast, &choices);
+        let _ = npuzzle::external::answer::parse(&text, &start);
+    }
+}
