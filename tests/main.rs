@@ -20,6 +20,7 @@ mod parallel_idastar;
 mod pdb;
 mod pdb_large;
 mod predict;
+mod readers_proptest;
 mod report;
 mod report_formats;
 mod report_html;
