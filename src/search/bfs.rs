@@ -559,8 +559,8 @@ impl Runs {
         };
         for b in 0..geometry.cells {
             let n = layer.start[b + 1] - layer.start[b];
-            for k in 0..usize::from(geometry.neighbour_count[b]) {
-                let step = &steps[b][k];
+            let count = usize::from(geometry.neighbour_count[b]);
+            for (k, step) in steps[b][..count].iter().enumerate() {
                 let len = n - came_from[b][step.next];
                 runs.start[b][k] = runs.slots;
                 runs.end[b][k] = runs.slots + len;
@@ -604,14 +604,14 @@ fn sort_and_merge(
     };
     advise_huge_pages(&next_layer.keys);
     *came_from = [[0; 16]; 16];
-    for c in 0..cells {
+    for (c, came) in came_from.iter_mut().enumerate().take(cells) {
         // Every run with its sentinel.
         let mut inbound: [&[u64]; 4] = [&[u64::MAX]; 4];
         for (slot, &(b, k)) in inbound.iter_mut().zip(&moves.inbound[c]) {
             *slot = &out[runs.start[b][k]..=runs.end[b][k]];
         }
         let before: &[u64] = previous.map_or(&[], |p| p.bucket(c));
-        let (keys, came) = (&mut next_layer.keys, &mut came_from[c]);
+        let keys = &mut next_layer.keys;
         match moves.inbound[c].len() {
             1 => merge_runs::<1>(&[inbound[0]], before, keys, came),
             2 => merge_runs::<2>(&[inbound[0], inbound[1]], before, keys, came),
