@@ -79,6 +79,30 @@ impl FromStr for Goal {
     }
 }
 
+/// One board size and its goal layout: what a set of instances, a pattern database or a
+/// prediction is about. One type, so the three values travel together instead of as a tuple.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+    /// Where the blank and the tiles belong when solved.
+    pub goal: Goal,
+}
+
+impl Shape {
+    /// A shape of `rows` x `cols` with `goal` (the size is validated where boards are read).
+    pub fn new(rows: usize, cols: usize, goal: Goal) -> Shape {
+        Shape { rows, cols, goal }
+    }
+
+    /// Number of cells, `rows * cols`.
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+}
+
 /// A move, named by the direction in which the **blank** travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 
-use crate::board::Goal;
+use crate::board::{Goal, Shape};
 use crate::geometry::MAX_LARGE_CELLS;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{self, Origin, PdbSpec, TableKey, store, table};
@@ -43,26 +43,6 @@ fn board_size(size: Option<(usize, usize)>) -> anyhow::Result<(usize, usize)> {
         );
     }
     Ok((r, c))
-}
-
-/// One board size and goal.
-#[derive(Debug, Clone, Copy)]
-struct Shape {
-    rows: usize,
-    cols: usize,
-    cells: usize,
-    goal: Goal,
-}
-
-impl Shape {
-    fn new(rows: usize, cols: usize, goal: Goal) -> Shape {
-        Shape {
-            rows,
-            cols,
-            cells: rows * cols,
-            goal,
-        }
-    }
 }
 
 /// One partition on one board: what the subcommands report on.
@@ -252,7 +232,7 @@ pub fn info(args: &Request, out: &mut dyn Write) -> anyhow::Result<i32> {
         };
         writeln!(out, "cache directory {}", dir.display())?;
         for key in keys {
-            let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
+            let entries = table::entries(g.cells(), key.tiles.len()).unwrap_or(u64::MAX);
             let path = dir.join(store::file_name(key));
             let state = match store::load(dir, key, entries) {
                 Ok(data) => format!("valid, {}", summary(&data)),
@@ -278,7 +258,7 @@ pub fn verify(args: &Request, out: &mut dyn Write) -> anyhow::Result<i32> {
     for Target { g, spec, keys } in &targets {
         let mut bad = 0;
         for key in keys {
-            let entries = table::entries(g.cells, key.tiles.len()).unwrap_or(u64::MAX);
+            let entries = table::entries(g.cells(), key.tiles.len()).unwrap_or(u64::MAX);
             match store::load(&dir, key, entries) {
                 Ok(data) => {
                     if args.rebuild {
