@@ -343,3 +343,25 @@ fn size_n_and_rows_cols_are_one_vocabulary() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn a_converted_file_with_any_printable_source_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("two.jsonl");
+    fs::write(&f, "[[1,2,3],[4,5,6],[7,0,8]]\n[[1,2,3],[4,5,6],[0,7,8]]\n").unwrap();
+    let out = dir.path().join("two.txt");
+    let source = "Korf (1985), \"Depth-first iterative-deepening\" # p. 97: tiles; ü";
+    bench()
+        .arg("gen")
+        .arg("--convert")
+        .arg(&f)
+        .args(["--source", source, "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&out).unwrap();
+    assert!(text.contains(&format!("# source: {source}\n")), "{text}");
+    let set = read_instance_file(&out, None).expect("the converted file reads back");
+    assert_eq!(set.instances.len(), 2);
+    assert_eq!(set.instances[1].board.tiles(), &[1, 2, 3, 4, 5, 6, 0, 7, 8]);
+}

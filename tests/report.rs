@@ -675,3 +675,54 @@ fn a_torn_last_line_is_left_out_with_a_warning() {
         .failure()
         .stderr(predicates::str::contains("torn.csv:3: malformed CSV"));
 }
+
+#[test]
+fn impossible_boards_and_solution_lengths_are_rejected_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = std::fs::read_to_string(fixture("shard_a.csv")).unwrap();
+    let head = head.lines().next().unwrap().to_string();
+    let row = |size: &str, moves: &str, solution: &str| {
+        format!(
+            "r1,fix.txt,1,{size},blank-last,,astar,manhattan,1,solved,{moves},true,4,10,8,2048,\
+             1.0,1.0,0.01,4,,{solution}"
+        )
+    };
+    let cases = [
+        (
+            row("0,3", "2", ""),
+            "column rows: expected at least 2, found \"0\"",
+        ),
+        (
+            row("1,1", "2", ""),
+            "column rows: expected at least 2, found \"1\"",
+        ),
+        (
+            row("3,0", "2", ""),
+            "column cols: expected at least 2, found \"0\"",
+        ),
+        (
+            row("3,3", "1000000000", "LR"),
+            "column moves: expected the length of the solution column, 2 moves, found \"1000000000\"",
+        ),
+    ];
+    let f = dir.path().join("x.csv");
+    for (line, want) in cases {
+        std::fs::write(&f, format!("{head}\n{}\n{line}\n", row("3,3", "2", "LR"))).unwrap();
+        bench()
+            .arg("report")
+            .arg(&f)
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains(format!("x.csv:3: {want}")));
+    }
+    // A genuinely long solution (10^6 moves, blank left and back) is read and replayed.
+    let long = "LR".repeat(500_000);
+    std::fs::write(&f, format!("{head}\n{}\n", row("3,3", "1000000", &long))).unwrap();
+    bench()
+        .arg("report")
+        .arg(&f)
+        .arg("--html")
+        .arg(dir.path().join("r.html"))
+        .assert()
+        .success();
+}

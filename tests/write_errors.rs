@@ -195,3 +195,55 @@ fn limits_that_cannot_be_honoured_are_refused_naming_the_flag() {
         assert!(!d.join("r.csv").exists(), "{full:?}");
     }
 }
+
+#[test]
+fn values_census_and_gen_cannot_honour_are_refused_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    instances(d);
+    let cases: [(&[&str], &[&str], &str); 4] = [
+        (
+            &[
+                "census",
+                "--size",
+                "2x3",
+                "--quiet",
+                "--heuristic-out",
+                "x.csv",
+            ],
+            &["--heuristic-out", "--heuristics"],
+            "x.csv",
+        ),
+        (
+            &["gen", "--n", "8", "--count", "3", "--seed", "1"],
+            &["--threads"],
+            "x.txt",
+        ),
+        (
+            &["gen", "--convert", "w.tsv", "--source", "Korf\n1985"],
+            &["--source", "control character"],
+            "x.txt",
+        ),
+        (
+            &["gen", "--convert", "w.tsv", "--source", " "],
+            &["--source"],
+            "x.txt",
+        ),
+    ];
+    for (args, flags, out) in cases {
+        let mut full = args.to_vec();
+        if args[0] == "gen" {
+            full.extend(["--out", out]);
+        }
+        if full.contains(&"--seed") {
+            full.extend(["--threads", "5000"]);
+        }
+        let (code, err) = bench(d, &full, Stdio::piped(), Stdio::piped());
+        assert!(matches!(code, Some(1 | 2)), "{full:?}: {code:?} {err}");
+        for flag in flags {
+            assert!(err.contains(flag), "{full:?}: {err}");
+        }
+        assert!(!d.join(out).exists(), "{full:?}");
+        assert!(!d.join(format!("{out}.partial")).exists(), "{full:?}");
+    }
+}

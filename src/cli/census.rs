@@ -39,7 +39,7 @@ pub struct CensusArgs {
     pub heuristics: Heuristics,
     /// The depth x blank x h table as CSV (rows,cols,goal,heuristic,depth,blank,h,count)
     /// [default: the --out name with .heuristics.csv].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "heuristics")]
     pub heuristic_out: Option<PathBuf>,
     #[command(flatten)]
     pub quiet: Quiet,

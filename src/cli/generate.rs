@@ -82,13 +82,16 @@ fn generate(args: &GenArgs) -> anyhow::Result<i32> {
         seed: args.seed.resolve(args.quiet.quiet),
         ..spec
     };
-    set_threads(args.threads.threads)?;
+    set_threads(args.threads.threads, args.count)?;
     let written = crate::generate::generate(&spec, args.count, args.out.out.as_deref())?;
     report(&written, None, args.quiet.quiet);
     Ok(0)
 }
 
 fn convert(args: &GenArgs, file: &Path) -> anyhow::Result<i32> {
+    if let Some(source) = &args.source {
+        check_source(source)?;
+    }
     let written = crate::generate::convert(
         file,
         args.goal.goal,
@@ -97,6 +100,22 @@ fn convert(args: &GenArgs, file: &Path) -> anyhow::Result<i32> {
     )?;
     report(&written, Some(file), args.quiet.quiet);
     Ok(0)
+}
+
+/// Refuses a `--source` that the header line `# source: TEXT` cannot hold: a line break or
+/// another control character would end the header early, and the file would not read back.
+fn check_source(source: &str) -> anyhow::Result<()> {
+    if source.trim().is_empty() {
+        bail!("--source is empty; give a citation of where the boards come from, or leave it out");
+    }
+    if let Some((i, c)) = source.char_indices().find(|(_, c)| c.is_control()) {
+        bail!(
+            "--source {source:?}: character {} is the control character {c:?}; \
+             the citation must be one line of printable text",
+            source[..i].chars().count() + 1
+        );
+    }
+    Ok(())
 }
 
 /// What was written, on stderr (nothing when the instances went to stdout).
@@ -123,11 +142,12 @@ fn report(w: &Written, converted: Option<&Path>, quiet: bool) {
     );
 }
 
-/// Sizes rayon's global pool (this process makes one instance set).
-fn set_threads(threads: Option<u32>) -> anyhow::Result<()> {
+/// Sizes rayon's global pool (this process makes one instance set): never more workers than
+/// instances, so `--count 3 --threads 1024` starts 3 threads.
+fn set_threads(threads: Option<u32>, count: usize) -> anyhow::Result<()> {
     if let Some(t) = threads {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(t as usize)
+            .num_threads((t as usize).min(count))
             .build_global()
             .context("cannot start the worker threads")?;
     }

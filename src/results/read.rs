@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::row::{JobKey, MeasuredBy, Outcome, Row};
 use super::{HEADER, HEADER_V1, HEADER_V2, SCHEMA_VERSION};
-use crate::board::Goal;
+use crate::board::{Goal, MIN_SIDE};
 
 /// A last line without its newline, left out of [`ResultsFile::rows`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -442,6 +442,24 @@ impl Cells<'_> {
                 "expected the solution length of a solved row".into(),
             ));
         }
+        for (column, side) in [("rows", row.rows), ("cols", row.cols)] {
+            if (side as usize) < MIN_SIDE {
+                return Err(self.err(column, format!("expected at least {MIN_SIDE}")));
+            }
+        }
+        // Compared before anything parses or replays the solution: a row claiming 10^9 moves
+        // beside a short solution is refused here, in time independent of the claim.
+        if let (Some(solution), Some(moves)) = (&row.solution, row.moves)
+            && solution.len() as u64 != u64::from(moves)
+        {
+            return Err(self.err(
+                "moves",
+                format!(
+                    "expected the length of the solution column, {} moves",
+                    solution.len()
+                ),
+            ));
+        }
         Ok(row)
     }
 }
@@ -683,6 +701,21 @@ mod tests {
                 ",37,",
                 "malformed CSV: 25 fields, the header has 26",
             ),
+            (
+                ",4,4,",
+                ",0,4,",
+                "column rows: expected at least 2, found \"0\"",
+            ),
+            (
+                ",4,4,",
+                ",1,1,",
+                "column rows: expected at least 2, found \"1\"",
+            ),
+            (
+                ",4,4,",
+                ",4,0,",
+                "column cols: expected at least 2, found \"0\"",
+            ),
         ];
         for (from, to, want) in cases {
             let bad = line("9").replacen(from, to, 1);
@@ -693,5 +726,37 @@ mod tests {
                 "{from} -> {to}: {e}"
             );
         }
+    }
+
+    /// A solved version-2 line whose moves column says `moves` and whose solution is `solution`.
+    fn solved(moves: u64, solution: &str) -> String {
+        line("9")
+            .replacen(",timeout,,", &format!(",solved,{moves},"), 1)
+            .replacen(",37,,", &format!(",37,,{solution}"), 1)
+    }
+
+    #[test]
+    fn a_solution_must_have_the_length_the_moves_column_says() {
+        let text = |l: String| format!("{}\n{l}\n", v2_header());
+        let f = parse_str(&text(solved(4, "LRUD"))).unwrap();
+        assert_eq!(f.rows[0].1.solution.as_deref(), Some("LRUD"));
+        // The claim of 10^9 moves is refused from the lengths alone: nothing of 10^9 is built.
+        let e = parse_str(&text(solved(1_000_000_000, "LR")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "t.csv:2: column moves: expected the length of the solution column, 2 moves, \
+                 found \"1000000000\""
+            ),
+            "{e}"
+        );
+        let e = parse_str(&text(solved(3, "LRUD"))).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "t.csv:2: column moves: expected the length of the solution column, 4 moves"
+            ),
+            "{e}"
+        );
     }
 }
