@@ -160,7 +160,7 @@ pub fn pairs(
 pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), PlanError> {
     let mut checked: Vec<(Shape, HeuristicKind)> = Vec::new();
     for s in sources {
-        let shape = Shape::new(s.set.rows, s.set.cols, s.set.goal);
+        let shape = s.set.shape();
         let Shape { rows, cols, goal } = shape;
         for pair in pairs {
             // An external solver takes any board (it may reject it: a row says so).
