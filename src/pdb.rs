@@ -80,7 +80,8 @@ fn resolve(args: &Request, out: &mut dyn Write) -> anyhow::Result<Vec<Target>> {
     let mut targets: Vec<Target> = Vec::new();
     let mut seen = HashSet::new();
     for s in &sources {
-        let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
+        let g = s.set.shape();
+        let Shape { rows, cols, goal } = g;
         if rows * cols > MAX_LARGE_CELLS {
             bail!(
                 "{}: {rows} x {cols} boards; pattern databases need at most {MAX_LARGE_CELLS} \
@@ -88,7 +89,6 @@ fn resolve(args: &Request, out: &mut dyn Write) -> anyhow::Result<Vec<Target>> {
                 s.name
             );
         }
-        let g = Shape::new(rows, cols, goal);
         for spec in &specs {
             let keys: Vec<TableKey> = pdb::table_keys_for(spec, rows, cols, goal)
                 .with_context(|| format!("{} (in {})", spec, s.name))?

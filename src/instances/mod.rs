@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Goal};
+use crate::board::{Board, BoardError, Goal, Shape};
 
 pub use source::{InstanceSource, SourceError, load_instances};
 pub use write::{FORMAT_LINE, FileHeader, Generator, InstanceWriter};
@@ -72,6 +72,11 @@ pub struct InstanceSet {
 }
 
 impl InstanceSet {
+    /// The board size and goal of every instance, as one value.
+    pub fn shape(&self) -> Shape {
+        Shape::new(self.rows, self.cols, self.goal)
+    }
+
     /// The instances that cannot reach [`InstanceSet::goal`], each with the reason.
     pub fn unsolvable(&self) -> impl Iterator<Item = (&Instance, BoardError)> + '_ {
         self.instances

@@ -34,7 +34,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::board::{Board, Goal};
+use crate::board::{Board, Shape};
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use crate::heuristic::{Built, HeuristicError, HeuristicKind, build};
 pub use profile::Profile;
@@ -98,12 +98,8 @@ pub struct Target {
 /// What to predict.
 #[derive(Debug, Clone)]
 pub struct Request {
-    /// Rows of the board.
-    pub rows: usize,
-    /// Columns of the board.
-    pub cols: usize,
-    /// The goal layout.
-    pub goal: Goal,
+    /// The board size and goal layout.
+    pub shape: Shape,
     /// The heuristics; the first is the reference of the relative table.
     pub heuristics: Vec<HeuristicKind>,
     /// The methods.
@@ -346,13 +342,13 @@ struct Context<'a> {
 impl<'a> Context<'a> {
     /// Checks the request (size, bounds, last fraction) and fixes the bounds and depth.
     fn new(req: &'a Request) -> Result<Context<'a>, PredictError> {
-        if req.rows * req.cols > MAX_EXACT_CELLS {
+        if req.shape.rows * req.shape.cols > MAX_EXACT_CELLS {
             return Err(PredictError::TooLarge {
-                rows: req.rows,
-                cols: req.cols,
+                rows: req.shape.rows,
+                cols: req.shape.cols,
             });
         }
-        let geometry = Geometry::new(req.rows, req.cols, req.goal);
+        let geometry = Geometry::new(req.shape.rows, req.shape.cols, req.shape.goal);
         let bounds = req.bounds.unwrap_or_else(|| default_bounds(&geometry));
         if bounds.0 > bounds.1 {
             return Err(PredictError::Bounds(bounds.0, bounds.1));
@@ -639,7 +635,7 @@ fn measure_targets(
         .targets
         .par_iter()
         .map(|t| {
-            measure::measure(&t.board, req.goal, kind, pruning, budget)
+            measure::measure(&t.board, req.shape.goal, kind, pruning, budget)
                 .map(Some)
                 .map_err(|error| PredictError::Measure {
                     id: t.id.clone(),

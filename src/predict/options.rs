@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 
 use super::{Method, Pruning, Request, Target};
-use crate::board::Goal;
+use crate::board::{Goal, Shape};
 use crate::heuristic::HeuristicKind;
 
 /// What the user asked `bench predict` for, before any file is read.
@@ -135,9 +135,7 @@ impl Options {
         };
         Ok(Request {
             census,
-            rows,
-            cols,
-            goal,
+            shape: Shape::new(rows, cols, goal),
             heuristics: self.heuristics.clone(),
             methods: self.methods.clone(),
             prunings: self.prunings.clone(),

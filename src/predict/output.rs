@@ -62,9 +62,9 @@ pub fn write_csv(
             ),
         };
         w.write_record([
-            req.rows.to_string(),
-            req.cols.to_string(),
-            req.goal.to_string(),
+            req.shape.rows.to_string(),
+            req.shape.cols.to_string(),
+            req.shape.goal.to_string(),
             r.heuristic.clone(),
             r.pruning.name().to_string(),
             r.method.name().to_string(),
@@ -94,7 +94,7 @@ pub fn write_csv(
 
 /// Writes `--tree`: the brute-force tree by depth, per pruning.
 pub fn write_tree(path: &std::path::Path, req: &Request, summary: &Summary) -> anyhow::Result<()> {
-    let geometry = crate::geometry::Geometry::new(req.rows, req.cols, req.goal);
+    let geometry = crate::geometry::Geometry::new(req.shape.rows, req.shape.cols, req.shape.goal);
     let depth = summary.bounds.1 as usize;
     let mut w = csv::Writer::from_path(path)
         .with_context(|| format!("creating --tree {}", path.display()))?;
@@ -120,8 +120,8 @@ pub fn write_tree(path: &std::path::Path, req: &Request, summary: &Summary) -> a
                 String::new()
             };
             w.write_record([
-                req.rows.to_string(),
-                req.cols.to_string(),
+                req.shape.rows.to_string(),
+                req.shape.cols.to_string(),
                 pruning.name().to_string(),
                 d.to_string(),
                 format!("{n:.6e}"),
@@ -173,9 +173,9 @@ pub fn plot(dir: &std::path::Path, req: &Request, rows: &[Row]) -> anyhow::Resul
     }
     let title = format!(
         "Predicted IDA* nodes generated per iteration, {} x {} (KRE, random start states)",
-        req.rows, req.cols
+        req.shape.rows, req.shape.cols
     );
-    let file = format!("predict_{}x{}.svg", req.rows, req.cols);
+    let file = format!("predict_{}x{}.svg", req.shape.rows, req.shape.cols);
     let path = crate::report::plots::log_line_chart(
         dir,
         &file,
@@ -209,7 +209,10 @@ fn ratio(x: f64) -> String {
 /// column, per-instance and set totals, predicted against measured.
 pub fn tables(req: &Request, summary: &Summary, rows: &[Row]) -> String {
     let mut out = String::new();
-    out.push_str(&format!("{} x {}, goal {}\n", req.rows, req.cols, req.goal));
+    out.push_str(&format!(
+        "{} x {}, goal {}\n",
+        req.shape.rows, req.shape.cols, req.shape.goal
+    ));
     for (p, b) in &summary.branching {
         out.push_str(&format!(
             "  {} tree: asymptotic branching factor {b:.5}\n",

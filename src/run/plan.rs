@@ -19,7 +19,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::board::Goal;
+use crate::board::Shape;
 use crate::external::Solver;
 use crate::heuristic::{self, HeuristicKind};
 use crate::search::{ALGORITHMS, Algorithm};
@@ -158,9 +158,10 @@ pub fn pairs(
 /// Checks that every pair can run on every file's board size (heuristics built once per size
 /// here, so a failure is reported before anything starts).
 pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), PlanError> {
-    let mut checked: Vec<(usize, usize, Goal, HeuristicKind)> = Vec::new();
+    let mut checked: Vec<(Shape, HeuristicKind)> = Vec::new();
     for s in sources {
-        let (rows, cols, goal) = (s.set.rows, s.set.cols, s.set.goal);
+        let shape = s.set.shape();
+        let Shape { rows, cols, goal } = shape;
         for pair in pairs {
             // An external solver takes any board (it may reject it: a row says so).
             let Pair::Builtin(a, h) = pair else {
@@ -178,13 +179,13 @@ pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), Pla
             if a.is_blind()
                 || checked
                     .iter()
-                    .any(|c| (c.0, c.1, c.2, &c.3) == (rows, cols, goal, h))
+                    .any(|(seen, heur)| *seen == shape && heur == h)
             {
                 continue;
             }
             heuristic::check_available(h, rows, cols, goal)
                 .map_err(|e| PlanError::Heuristic(format!("{e} (in {})", s.name)))?;
-            checked.push((rows, cols, goal, h.clone()));
+            checked.push((shape, h.clone()));
         }
     }
     Ok(())
