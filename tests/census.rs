@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use assert_cmd::Command;
 use common::read_tsv;
+use npuzzle::board::Shape;
 use npuzzle::census::{self, Census, Request};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::{Board, Goal, Move};
@@ -52,9 +53,7 @@ fn histogram(dist: &HashMap<Vec<u32>, u32>) -> Vec<u64> {
 
 fn census_of(rows: usize, cols: usize, goal: Goal, heuristics: Vec<HeuristicKind>) -> Census {
     let req = Request {
-        rows,
-        cols,
-        goal,
+        shape: Shape::new(rows, cols, goal),
         heuristics,
         max_memory: None,
     };

@@ -49,7 +49,7 @@ pub enum Ended {
 /// Runs `job`: the search in its own pool, the files and the sidecar around it.
 pub fn run(job: &Job) -> anyhow::Result<Ended> {
     let req = &job.request;
-    let (rows, cols) = (req.rows, req.cols);
+    let (rows, cols) = (req.shape.rows, req.shape.cols);
     let need = super::check(rows, cols, req.max_memory)?;
     let positions = super::positions(rows, cols).expect("checked");
     let pool = rayon::ThreadPoolBuilder::new()
@@ -59,7 +59,7 @@ pub fn run(job: &Job) -> anyhow::Result<Ended> {
     if !job.quiet {
         eprintln!(
             "census of {rows} x {cols} ({}): {positions} positions, needs {} (limit {}), {} threads",
-            req.goal,
+            req.shape.goal,
             format_bytes(need as f64),
             req.max_memory
                 .map_or("none".to_string(), |b| format_bytes(b as f64)),
@@ -71,7 +71,7 @@ pub fn run(job: &Job) -> anyhow::Result<Ended> {
     let sidecar = job.out.as_deref().map(sidecar_path);
     let writer = match &job.out {
         Some(out) => Some(Mutex::new(
-            DistributionWriter::create(out, rows, cols, req.goal)
+            DistributionWriter::create(out, rows, cols, req.shape.goal)
                 .with_context(|| format!("creating --out {}", out.display()))?,
         )),
         None => None,
@@ -164,9 +164,9 @@ fn initial_meta(job: &Job, positions: u64, need: u64) -> CensusMeta {
         host: Host::current(),
         command_line: job.command_line.clone(),
         threads: job.threads,
-        rows: req.rows,
-        cols: req.cols,
-        goal: req.goal.to_string(),
+        rows: req.shape.rows,
+        cols: req.shape.cols,
+        goal: req.shape.goal.to_string(),
         heuristics: req.heuristics.iter().map(|h| h.name()).collect(),
         positions,
         memory_needed_bytes: need,
@@ -257,9 +257,9 @@ fn write_files(
         }
         let reproduce = format!(
             "bench census --rows {} --cols {} --goal {} --antipodes {}",
-            req.rows,
-            req.cols,
-            req.goal,
+            req.shape.rows,
+            req.shape.cols,
+            req.shape.goal,
             path.display()
         );
         output::write_antipodes(path, census, reproduce)

@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 
 use thiserror::Error;
 
-use crate::board::{Board, Goal};
+use crate::board::{Board, Goal, Shape};
 use crate::geometry::Geometry;
 use crate::heuristic::{Built, HeuristicError, HeuristicKind};
 use index::Space;
@@ -170,12 +170,8 @@ pub fn check(rows: usize, cols: usize, limit: Option<u64>) -> Result<u64, Census
 /// What to compute.
 #[derive(Debug, Clone)]
 pub struct Request {
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// The goal the distances are measured to.
-    pub goal: Goal,
+    /// The board size, and the goal the distances are measured to.
+    pub shape: Shape,
     /// Heuristics whose joint distribution with the distance is tabulated.
     pub heuristics: Vec<HeuristicKind>,
     /// Memory limit in bytes (`None`: no limit).
@@ -280,12 +276,12 @@ pub fn run(
     stop: &AtomicBool,
     progress: &(dyn Fn(LayerDone) + Sync),
 ) -> Result<Census, CensusError> {
-    let table_bytes = check(req.rows, req.cols, req.max_memory)?;
-    let space = Space::new(req.rows, req.cols, req.goal).expect("checked");
+    let table_bytes = check(req.shape.rows, req.shape.cols, req.max_memory)?;
+    let space = Space::new(req.shape.rows, req.shape.cols, req.shape.goal).expect("checked");
     if req.heuristics.is_empty() {
         bfs(&space, &NoVisit, stop, progress, table_bytes, Vec::new())
     } else {
-        let geometry = Geometry::new(req.rows, req.cols, req.goal);
+        let geometry = Geometry::new(req.shape.rows, req.shape.cols, req.shape.goal);
         let mut built = Vec::new();
         for kind in &req.heuristics {
             built.push(crate::heuristic::build(kind, &geometry)?);

@@ -7,6 +7,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::flags::{BoardSize, GoalFlag, Heuristics, MaxMemory, Out, Quiet, Threads};
+use crate::board::Shape;
 use crate::census::driver::{self, Ended, Job};
 use crate::census::{self, Request, output};
 use crate::infra::units::format_bytes;
@@ -59,9 +60,7 @@ pub fn run(args: CensusArgs) -> anyhow::Result<i32> {
     let max_memory = args.max_memory.resolve(1);
     let job = Job {
         request: Request {
-            rows,
-            cols,
-            goal,
+            shape: Shape::new(rows, cols, goal),
             heuristics,
             max_memory,
         },
