@@ -12,10 +12,11 @@
 use std::time::Duration;
 
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
-use crate::heuristic::{Built, Heuristic, LargeBuilt};
-use crate::{with_heuristic, with_large_heuristic};
+use crate::heuristic::{Built, Heuristic};
+use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
+use super::storage::Storage;
 use super::{
     Budget, IterationCount, Limits, RawOutcome, SearchStats, Status, moves_between_blanks,
 };
@@ -185,38 +186,25 @@ impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Ida<'a, C, H, WEIGH
 }
 
 /// Runs IDA* from `start` with the built heuristic; with `weight` (in hundredths) weighted
-/// IDA*, whose f = g + W h makes solutions at most W times longer than optimal.
-pub(crate) fn run(
-    geometry: &Geometry,
-    start: &Tiles,
-    built: &Built,
+/// IDA*, whose f = g + W h makes solutions at most W times longer than optimal. Plain IDA* +
+/// Manhattan on the 4 x 4 runs the [`Manhattan4x4`] kernel.
+pub(crate) fn run<C: Storage>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &Built<C>,
     limits: &Limits,
     weight: Option<u32>,
     automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
     if weight.is_none()
         && automaton.is_none()
-        && (geometry.rows, geometry.cols) == (4, 4)
-        && let Built::Manhattan(h) = built
+        && let Some((g, t)) = C::small(geometry, start)
+        && (g.rows, g.cols) == (4, 4)
+        && let Some(Built::Manhattan(h)) = C::small_heuristic(built)
     {
-        return run_manhattan_4x4(geometry, start, h, limits);
+        return run_manhattan_4x4(g, t, h, limits);
     }
     with_heuristic!(built, h => match weight {
-        None => run_with::<_, _, false>(geometry, start, h, limits, 100, automaton),
-        Some(w) => run_with::<_, _, true>(geometry, start, h, limits, w, automaton),
-    })
-}
-
-/// [`run`] on a board of more than 64 cells (capacity `C`).
-pub(crate) fn run_large<C: Capacity>(
-    geometry: &Geometry<C>,
-    start: &C::Tiles,
-    built: &LargeBuilt<C>,
-    limits: &Limits,
-    weight: Option<u32>,
-    automaton: Option<&MoveAutomaton>,
-) -> RawOutcome {
-    with_large_heuristic!(built, h => match weight {
         None => run_with::<C, _, false>(geometry, start, h, limits, 100, automaton),
         Some(w) => run_with::<C, _, true>(geometry, start, h, limits, w, automaton),
     })

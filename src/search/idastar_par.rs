@@ -21,12 +21,13 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
-use crate::heuristic::{Built, Heuristic, LargeBuilt};
-use crate::{with_heuristic, with_large_heuristic};
+use crate::geometry::{Capacity, Geometry, TileInt};
+use crate::heuristic::{Built, Heuristic};
+use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
 use super::idastar::Ida;
+use super::storage::Storage;
 use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
 
 /// The split aims for at least this many tasks per worker thread.
@@ -65,10 +66,10 @@ struct TaskResult<T> {
 }
 
 /// Runs parallel IDA* from `start` on the current rayon pool.
-pub(crate) fn run(
-    geometry: &Geometry,
-    start: &Tiles,
-    built: &Built,
+pub(crate) fn run<C: Storage>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &Built<C>,
     limits: &Limits,
     automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
@@ -248,17 +249,6 @@ fn search_task<C: Capacity, H: Heuristic<C>>(
         path,
         helper_cpu,
     }
-}
-
-/// [`run`] on a board of more than 64 cells (capacity `C`).
-pub(crate) fn run_large<C: Capacity>(
-    geometry: &Geometry<C>,
-    start: &C::Tiles,
-    built: &LargeBuilt<C>,
-    limits: &Limits,
-    automaton: Option<&MoveAutomaton>,
-) -> RawOutcome {
-    with_large_heuristic!(built, h => run_with::<C, _>(geometry, start, h, limits, automaton))
 }
 
 fn run_with<C: Capacity, H: Heuristic<C> + Sync>(
