@@ -113,47 +113,7 @@ impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Ida<'a, C, H, WEIGH
             self.path.push(C::Tile::from_index(blank));
             return true;
         }
-        self.expanded += 1;
-        let child_depth = u64::from(g) + 2;
-        if child_depth > self.max_depth {
-            self.max_depth = child_depth;
-        }
-        let n = usize::from(self.geometry.neighbour_count[C::cell(blank)]);
-        for k in 0..n {
-            let next = self.geometry.neighbours[C::cell(blank)][k].into();
-            if next == parent {
-                continue;
-            }
-            let Some(child_state) = self.child_state(state, blank, k) else {
-                continue;
-            };
-            self.generated += 1;
-            if self.generated >= self.budget.next_check
-                && let Some(s) = self.budget.check(self.generated)
-            {
-                self.stopped = Some(s);
-                return true;
-            }
-            let tile = self.tiles[C::cell(next)];
-            self.tiles[C::cell(blank)] = tile;
-            self.tiles[C::cell(next)] = C::Tile::default();
-            // The child is pruned if its h exceeds `limit` (only an exact value below it
-            // matters, see `Heuristic::update_within`).
-            let limit = if WEIGHTED {
-                u32::MAX
-            } else {
-                self.bound.saturating_sub(g + 1)
-            };
-            let (h2, memo2) =
-                self.heuristic
-                    .update_within(&self.tiles, tile, next, blank, h, memo, limit);
-            if self.descend(blank, next, child_state, g, h2, memo2) {
-                return true;
-            }
-            self.tiles[C::cell(next)] = tile;
-            self.tiles[C::cell(blank)] = C::Tile::default();
-        }
-        false
+        expand(self, blank, parent, state, g, h, memo)
     }
 
     /// The child on `next` (already moved there, estimate `h2`): pruned against the bound
@@ -183,6 +143,120 @@ impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Ida<'a, C, H, WEIGH
             false
         }
     }
+}
+
+/// What an IDA* walk does with a child that passed the limits: the search descends into it
+/// ([`Ida`]), the parallel search's split walk also stops at its depth. Both share
+/// [`expand`], IDA*'s one child loop.
+pub(super) trait Walk<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
+    /// The search state the walk moves through.
+    fn ida(&mut self) -> &mut Ida<'a, C, H, WEIGHTED>;
+    /// The child's estimate above which only that it exceeds matters (see
+    /// [`Heuristic::update_within`]), for a child `g + 1` moves deep.
+    fn limit(ida: &Ida<'a, C, H, WEIGHTED>, g: u32) -> u32;
+    /// The child on `next` (already moved there, estimate `h2`, automaton state `state`) of
+    /// the node on `blank`, `g` moves deep: pruned against the bound or walked. Returns
+    /// `true` when the walk must unwind.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool;
+}
+
+impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Walk<'a, C, H, WEIGHTED>
+    for Ida<'a, C, H, WEIGHTED>
+{
+    #[inline(always)]
+    fn ida(&mut self) -> &mut Ida<'a, C, H, WEIGHTED> {
+        self
+    }
+    #[inline(always)]
+    fn limit(ida: &Ida<'a, C, H, WEIGHTED>, g: u32) -> u32 {
+        // The child is pruned if its h exceeds this (only an exact value below it matters).
+        if WEIGHTED {
+            u32::MAX
+        } else {
+            ida.bound.saturating_sub(g + 1)
+        }
+    }
+    #[inline(always)]
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool {
+        Ida::descend(self, blank, next, state, g, h2, memo2)
+    }
+}
+
+/// IDA*'s child loop, once for every walk: expands the node on `blank` (`g` moves deep,
+/// estimate `h`, arrived from `parent`, automaton state `state`): its children in Korf's
+/// order, without the move back and those the automaton rejects, each counted as generated
+/// (the limits checked as it is), moved to in place, estimated, handed to
+/// [`Walk::descend`] and moved back. Returns `true` when the walk must unwind.
+#[inline(always)]
+pub(super) fn expand<'a, C, H, const WEIGHTED: bool, K>(
+    walk: &mut K,
+    blank: usize,
+    parent: usize,
+    state: u32,
+    g: u32,
+    h: u32,
+    memo: H::Memo,
+) -> bool
+where
+    C: Capacity,
+    H: Heuristic<C> + 'a,
+    K: Walk<'a, C, H, WEIGHTED>,
+{
+    let ida = walk.ida();
+    ida.expanded += 1;
+    let child_depth = u64::from(g) + 2;
+    if child_depth > ida.max_depth {
+        ida.max_depth = child_depth;
+    }
+    let n = usize::from(ida.geometry.neighbour_count[C::cell(blank)]);
+    for k in 0..n {
+        let ida = walk.ida();
+        let next = ida.geometry.neighbours[C::cell(blank)][k].into();
+        if next == parent {
+            continue;
+        }
+        let Some(child_state) = ida.child_state(state, blank, k) else {
+            continue;
+        };
+        ida.generated += 1;
+        if ida.generated >= ida.budget.next_check
+            && let Some(s) = ida.budget.check(ida.generated)
+        {
+            ida.stopped = Some(s);
+            return true;
+        }
+        let tile = ida.tiles[C::cell(next)];
+        ida.tiles[C::cell(blank)] = tile;
+        ida.tiles[C::cell(next)] = C::Tile::default();
+        let limit = K::limit(ida, g);
+        let (h2, memo2) = ida
+            .heuristic
+            .update_within(&ida.tiles, tile, next, blank, h, memo, limit);
+        if walk.descend(blank, next, child_state, g, h2, memo2) {
+            return true;
+        }
+        let ida = walk.ida();
+        ida.tiles[C::cell(next)] = tile;
+        ida.tiles[C::cell(blank)] = C::Tile::default();
+    }
+    false
 }
 
 /// Runs IDA* from `start` with the built heuristic; with `weight` (in hundredths) weighted

@@ -26,7 +26,7 @@ use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
-use super::idastar::Ida;
+use super::idastar::{Ida, Walk, expand};
 use super::storage::Storage;
 use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
 
@@ -118,41 +118,38 @@ impl<C: Capacity, H: Heuristic<C>> Splitter<'_, '_, C, H> {
             });
             return false;
         }
-        ida.expanded += 1;
-        ida.max_depth = ida.max_depth.max(u64::from(g) + 2);
         self.prefix[g as usize] = C::Tile::from_index(blank);
-        let n = usize::from(ida.geometry.neighbour_count[C::cell(blank)]);
-        for k in 0..n {
-            let ida = &mut *self.ida;
-            let next = ida.geometry.neighbours[C::cell(blank)][k].into();
-            if next == parent {
-                continue;
-            }
-            let Some(child_state) = ida.child_state(state, blank, k) else {
-                continue;
-            };
-            ida.generated += 1;
-            if ida.generated >= ida.budget.next_check
-                && let Some(s) = ida.budget.check(ida.generated)
-            {
-                ida.stopped = Some(s);
-                return true;
-            }
-            let tile = ida.tiles[C::cell(next)];
-            ida.tiles[C::cell(blank)] = tile;
-            ida.tiles[C::cell(next)] = C::Tile::default();
-            let (h2, memo2) = ida.heuristic.update(&ida.tiles, tile, next, blank, h, memo);
-            let f2 = g + 1 + h2;
-            if f2 > ida.bound {
-                ida.next_bound = ida.next_bound.min(f2);
-            } else if self.walk(next, blank, child_state, g + 1, h2, memo2) {
-                return true;
-            }
-            let ida = &mut *self.ida;
-            ida.tiles[C::cell(next)] = tile;
-            ida.tiles[C::cell(blank)] = C::Tile::default();
+        expand(self, blank, parent, state, g, h, memo)
+    }
+}
+
+impl<'a, C: Capacity, H: Heuristic<C>> Walk<'a, C, H, false> for Splitter<'_, 'a, C, H> {
+    #[inline(always)]
+    fn ida(&mut self) -> &mut Ida<'a, C, H, false> {
+        self.ida
+    }
+    /// The exact estimate of every child (what the split walk always computed).
+    #[inline(always)]
+    fn limit(_: &Ida<'a, C, H, false>, _: u32) -> u32 {
+        u32::MAX
+    }
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool {
+        let ida = &mut *self.ida;
+        let f2 = g + 1 + h2;
+        if f2 > ida.bound {
+            ida.next_bound = ida.next_bound.min(f2);
+            false
+        } else {
+            self.walk(next, blank, state, g + 1, h2, memo2)
         }
-        false
     }
 }
 
