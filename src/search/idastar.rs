@@ -284,6 +284,108 @@ pub(crate) fn run<C: Storage>(
     })
 }
 
+/// One IDA* search as its iteration driver ([`drive`]) sees it: the generic serial search,
+/// the 4 x 4 kernel and the parallel search.
+pub(super) trait Iterations {
+    /// Nodes expanded and generated so far.
+    fn counts(&self) -> (u64, u64);
+    /// The current f-bound.
+    fn bound(&self) -> u32;
+    /// Searches one iteration with the current bound: `true` when the search must stop (the
+    /// goal found, or a limit reached: then [`Iterations::stopped`] names it).
+    fn iterate(&mut self) -> bool;
+    /// The limit that stopped the search, `None` if it found the goal.
+    fn stopped(&self) -> Option<Status>;
+    /// Moves to the next bound; `false` when there is none (the tree is exhausted, which
+    /// cannot happen on a solvable board).
+    fn advance(&mut self) -> bool;
+    /// The limits' check between two iterations.
+    fn between(&mut self) -> Option<Status>;
+}
+
+/// How [`drive`] ended: the status, the iterations run and each one's counts.
+pub(super) struct Driven {
+    pub(super) status: Status,
+    pub(super) iterations: u32,
+    pub(super) per_iteration: Vec<IterationCount>,
+}
+
+/// IDA*'s iteration driver, once for every search: iterations of increasing bound until one
+/// finds the goal or a limit stops the search, each one's counts recorded (its generated
+/// count includes the root, which the run counts once).
+pub(super) fn drive(search: &mut impl Iterations) -> Driven {
+    let mut iterations = 0u32;
+    let mut per_iteration = Vec::new();
+    let status = loop {
+        iterations += 1;
+        let (expanded0, generated0) = search.counts();
+        let done = search.iterate();
+        let (expanded, generated) = search.counts();
+        per_iteration.push(IterationCount {
+            bound: search.bound(),
+            expanded: expanded - expanded0,
+            generated: generated - generated0 + 1,
+            complete: !done,
+        });
+        if done {
+            break search.stopped().unwrap_or(Status::Solved);
+        }
+        if !search.advance() {
+            // Cannot happen on a solvable board; treat as exhausted.
+            break Status::NodeLimit;
+        }
+        if let Some(s) = search.between() {
+            break s;
+        }
+    };
+    Driven {
+        status,
+        iterations,
+        per_iteration,
+    }
+}
+
+/// The generic serial search from its root (blank on `blank`, estimate `h0` and `memo0`).
+struct Serial<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
+    ida: Ida<'a, C, H, WEIGHTED>,
+    blank: usize,
+    h0: u32,
+    memo0: H::Memo,
+}
+
+impl<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Iterations for Serial<'_, C, H, WEIGHTED> {
+    fn counts(&self) -> (u64, u64) {
+        (self.ida.expanded, self.ida.generated)
+    }
+    fn bound(&self) -> u32 {
+        self.ida.bound
+    }
+    fn iterate(&mut self) -> bool {
+        self.ida.next_bound = u32::MAX;
+        let (blank, h0, memo0) = (self.blank, self.h0, self.memo0);
+        self.ida
+            .probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0)
+    }
+    fn stopped(&self) -> Option<Status> {
+        self.ida.stopped
+    }
+    fn advance(&mut self) -> bool {
+        if self.ida.next_bound == u32::MAX {
+            return false;
+        }
+        self.ida.bound = self.ida.next_bound;
+        true
+    }
+    fn between(&mut self) -> Option<Status> {
+        let ida = &mut self.ida;
+        if ida.generated >= ida.budget.next_check {
+            ida.budget.check(ida.generated)
+        } else {
+            None
+        }
+    }
+}
+
 fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
@@ -297,34 +399,19 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
     let budget = Budget::new(limits);
     let mut ida = Ida::<C, H, WEIGHTED>::new(geometry, heuristic, start, budget, weight, automaton);
     ida.bound = ida.f(0, h0);
-    let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
-    let mut per_iteration = Vec::new();
-    let status = loop {
-        iterations += 1;
-        ida.next_bound = u32::MAX;
-        let (expanded0, generated0) = (ida.expanded, ida.generated);
-        let done = ida.probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
-        per_iteration.push(IterationCount {
-            bound: ida.bound,
-            expanded: ida.expanded - expanded0,
-            generated: ida.generated - generated0 + 1,
-            complete: !done,
-        });
-        if done {
-            break ida.stopped.unwrap_or(Status::Solved);
-        }
-        if ida.next_bound == u32::MAX {
-            // Cannot happen on a solvable board; treat as exhausted.
-            break Status::NodeLimit;
-        }
-        ida.bound = ida.next_bound;
-        if ida.generated >= ida.budget.next_check
-            && let Some(s) = ida.budget.check(ida.generated)
-        {
-            break s;
-        }
+    let mut search = Serial {
+        ida,
+        blank,
+        h0,
+        memo0,
     };
+    let Driven {
+        status,
+        iterations,
+        per_iteration,
+    } = drive(&mut search);
+    let ida = search.ida;
     let moves = (status == Status::Solved).then(|| {
         let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| b.into()).collect();
         moves_between_blanks(geometry, &blanks)
@@ -379,6 +466,10 @@ struct Manhattan4x4 {
     root: [u32; 16],
     /// The goal's position.
     goal: u64,
+    /// The root's position, its blank's cell and its Manhattan distance.
+    start: u64,
+    root_blank: usize,
+    h0: u32,
     bound: u32,
     generated: u64,
     expanded: u64,
@@ -421,13 +512,23 @@ fn pack_moves(geometry: &Geometry, cell: usize, skip: usize) -> u32 {
 }
 
 impl Manhattan4x4 {
-    fn new(geometry: &Geometry, h: &crate::heuristic::Manhattan, budget: Budget) -> Self {
+    /// The kernel's tables for `geometry`, the search from `start` (bound its distance).
+    fn new(
+        geometry: &Geometry,
+        h: &crate::heuristic::Manhattan,
+        start: &Tiles,
+        budget: Budget,
+    ) -> Self {
+        let (h0, ()) = h.init(start);
         let mut k = Manhattan4x4 {
             cost: [0; 4096],
             children: [0; 256],
             root: [0; 16],
             goal: 0,
-            bound: 0,
+            start: (0..16).fold(0u64, |acc, c| acc | u64::from(start[c]) << (4 * c)),
+            root_blank: geometry.blank_of(start),
+            h0,
+            bound: h0,
             generated: 1, // the root, counted once for the whole run (Korf's convention)
             expanded: 0,
             max_depth: 1,
@@ -456,7 +557,7 @@ impl Manhattan4x4 {
 
     /// One iteration from the root `root` (blank on `blank`, Manhattan `h0 <= bound`):
     /// `true` when the search must stop (goal found, path collected, or a limit reached).
-    fn iterate(&mut self, root: u64, blank: usize, h0: u32) -> bool {
+    fn iteration(&mut self, root: u64, blank: usize, h0: u32) -> bool {
         if root == self.goal {
             self.path.push(blank as u8);
             return true;
@@ -550,7 +651,7 @@ impl Manhattan4x4 {
     }
 }
 
-/// Why [`Manhattan4x4::iterate`]'s inner loop stopped.
+/// Why [`Manhattan4x4::iteration`]'s inner loop stopped.
 enum Exit {
     /// The iteration is complete.
     Done,
@@ -563,6 +664,33 @@ enum Exit {
 /// No cell: the root's parent.
 const NO_PARENT: usize = 16;
 
+impl Iterations for Manhattan4x4 {
+    fn counts(&self) -> (u64, u64) {
+        (self.expanded, self.generated)
+    }
+    fn bound(&self) -> u32 {
+        self.bound
+    }
+    fn iterate(&mut self) -> bool {
+        self.iteration(self.start, self.root_blank, self.h0)
+    }
+    fn stopped(&self) -> Option<Status> {
+        self.stopped
+    }
+    fn advance(&mut self) -> bool {
+        // Every pruned child had f = bound + 2 (see `Manhattan4x4`).
+        self.bound += 2;
+        true
+    }
+    fn between(&mut self) -> Option<Status> {
+        if self.generated >= self.budget.next_check {
+            self.budget.check(self.generated)
+        } else {
+            None
+        }
+    }
+}
+
 /// [`run`] for IDA* + Manhattan on the 4 x 4 (see [`Manhattan4x4`]).
 fn run_manhattan_4x4(
     geometry: &Geometry,
@@ -570,34 +698,12 @@ fn run_manhattan_4x4(
     h: &crate::heuristic::Manhattan,
     limits: &Limits,
 ) -> RawOutcome {
-    let (h0, ()) = h.init(start);
-    let blank = geometry.blank_of(start);
-    let state = (0..16).fold(0u64, |acc, c| acc | u64::from(start[c]) << (4 * c));
-    let mut k = Manhattan4x4::new(geometry, h, Budget::new(limits));
-    k.bound = h0;
-    let mut iterations = 0u32;
-    let mut per_iteration = Vec::new();
-    let status = loop {
-        iterations += 1;
-        let (expanded0, generated0) = (k.expanded, k.generated);
-        let done = k.iterate(state, blank, h0);
-        per_iteration.push(IterationCount {
-            bound: k.bound,
-            expanded: k.expanded - expanded0,
-            generated: k.generated - generated0 + 1,
-            complete: !done,
-        });
-        if done {
-            break k.stopped.unwrap_or(Status::Solved);
-        }
-        // Every pruned child had f = bound + 2 (see `Manhattan4x4`).
-        k.bound += 2;
-        if k.generated >= k.budget.next_check
-            && let Some(s) = k.budget.check(k.generated)
-        {
-            break s;
-        }
-    };
+    let mut k = Manhattan4x4::new(geometry, h, start, Budget::new(limits));
+    let Driven {
+        status,
+        iterations,
+        per_iteration,
+    } = drive(&mut k);
     let moves = (status == Status::Solved).then(|| {
         let blanks: Vec<usize> = k.path.iter().map(|&b| usize::from(b)).collect();
         moves_between_blanks(geometry, &blanks)

@@ -26,7 +26,7 @@ use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
-use super::idastar::{Ida, Walk, expand};
+use super::idastar::{Driven, Ida, Iterations, Walk, drive, expand};
 use super::storage::Storage;
 use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
 
@@ -248,6 +248,112 @@ fn search_task<C: Capacity, H: Heuristic<C>>(
     }
 }
 
+/// A parallel search as the iteration driver ([`drive`]) sees it: each iteration split at a
+/// shallow depth by the serial `driver`, its tasks searched by the pool, their counts summed
+/// here.
+struct Parallel<'a, C: Capacity, H: Heuristic<C>> {
+    driver: Ida<'a, C, H, false>,
+    start: &'a C::Tiles,
+    root_blank: usize,
+    h0: u32,
+    memo0: H::Memo,
+    /// Tasks wanted per iteration.
+    target: usize,
+    shared: Arc<Shared>,
+    caller: std::thread::ThreadId,
+    /// The tasks' counts, summed over the iterations.
+    generated: u64,
+    expanded: u64,
+    max_depth: u64,
+    helper_cpu: Duration,
+    /// The limit that stopped the search, if one did.
+    stopped: Option<Status>,
+    /// The blank's cells from the root to the goal, once found.
+    solution: Option<Vec<C::Tile>>,
+}
+
+impl<C: Capacity, H: Heuristic<C> + Sync> Iterations for Parallel<'_, C, H>
+where
+    H::Memo: Send + Sync,
+{
+    fn counts(&self) -> (u64, u64) {
+        (
+            self.driver.expanded + self.expanded,
+            self.driver.generated + self.generated,
+        )
+    }
+    fn bound(&self) -> u32 {
+        self.driver.bound
+    }
+    fn iterate(&mut self) -> bool {
+        let driver = &mut self.driver;
+        let (tasks, found) = split_iteration(
+            driver,
+            self.start,
+            self.root_blank,
+            self.h0,
+            self.memo0,
+            self.target,
+        );
+        if let Some(s) = driver.stopped {
+            self.stopped = Some(s);
+            return true;
+        }
+        if found.is_some() {
+            self.solution = found;
+            return true;
+        }
+        // Search the tasks (the walk's unused nodes go back to the shared limit first).
+        driver.budget.finish(driver.generated);
+        let (bound, shared, caller) = (driver.bound, &self.shared, self.caller);
+        let (geometry, heuristic, automaton) =
+            (driver.geometry, driver.heuristic, driver.automaton);
+        let budget = &driver.budget;
+        let results: Vec<TaskResult<C::Tile>> = tasks
+            .par_iter()
+            .map(|task| {
+                let budget = budget.worker(shared);
+                search_task(
+                    geometry, heuristic, automaton, task, bound, budget, shared, caller,
+                )
+            })
+            .collect();
+        let mut stopped = None;
+        for r in &results {
+            self.generated += r.generated;
+            self.expanded += r.expanded;
+            self.max_depth = self.max_depth.max(r.max_depth);
+            self.helper_cpu += r.helper_cpu;
+            self.driver.next_bound = self.driver.next_bound.min(r.next_bound);
+            if self.solution.is_none() && r.path.is_some() {
+                self.solution.clone_from(&r.path);
+            }
+            // The worker that hit a limit names it; the others were only cancelled.
+            if stopped.is_none() || stopped == Some(Status::Cancelled) {
+                stopped = r.stopped.or(stopped);
+            }
+        }
+        if self.solution.is_some() {
+            return true;
+        }
+        self.stopped = stopped;
+        stopped.is_some()
+    }
+    fn stopped(&self) -> Option<Status> {
+        self.stopped
+    }
+    fn advance(&mut self) -> bool {
+        if self.driver.next_bound == u32::MAX {
+            return false;
+        }
+        self.driver.bound = self.driver.next_bound;
+        true
+    }
+    fn between(&mut self) -> Option<Status> {
+        self.driver.budget.check(self.driver.generated)
+    }
+}
+
 fn run_with<C: Capacity, H: Heuristic<C> + Sync>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
@@ -259,86 +365,49 @@ where
     H::Memo: Send + Sync,
 {
     let (h0, memo0) = heuristic.init(start);
-    let root_blank = geometry.blank_of(start);
     let shared = Arc::new(Shared::default());
     let budget = Budget::new(limits);
     let mut driver = Ida::<C, H, false>::new(geometry, heuristic, start, budget, 100, automaton);
     driver.budget = driver.budget.worker(&shared);
     driver.bound = h0;
     driver.generated = 1; // the root, once for the whole run
-    let caller = std::thread::current().id();
-    let target = TASKS_PER_THREAD * rayon::current_num_threads();
-    let (mut generated, mut expanded, mut max_depth) = (0u64, 0u64, 1u64);
-    let mut helper_cpu = Duration::ZERO;
-    let mut iterations = 0u32;
-    let mut solution: Option<Vec<C::Tile>> = None;
-    let status = 'run: loop {
-        iterations += 1;
-        let mut split = split_iteration(&mut driver, start, root_blank, h0, memo0, target);
-        if let Some(s) = driver.stopped {
-            break s;
-        }
-        if let Some(path) = split.1.take() {
-            solution = Some(path);
-            break Status::Solved;
-        }
-        // Search the tasks (the walk's unused nodes go back to the shared limit first).
-        driver.budget.finish(driver.generated);
-        let bound = driver.bound;
-        let results: Vec<TaskResult<C::Tile>> = split
-            .0
-            .par_iter()
-            .map(|task| {
-                let budget = driver.budget.worker(&shared);
-                search_task(
-                    geometry, heuristic, automaton, task, bound, budget, &shared, caller,
-                )
-            })
-            .collect();
-        let mut stopped = None;
-        for r in &results {
-            generated += r.generated;
-            expanded += r.expanded;
-            max_depth = max_depth.max(r.max_depth);
-            helper_cpu += r.helper_cpu;
-            driver.next_bound = driver.next_bound.min(r.next_bound);
-            if solution.is_none() && r.path.is_some() {
-                solution.clone_from(&r.path);
-            }
-            // The worker that hit a limit names it; the others were only cancelled.
-            if stopped.is_none() || stopped == Some(Status::Cancelled) {
-                stopped = r.stopped.or(stopped);
-            }
-        }
-        if solution.is_some() {
-            break Status::Solved;
-        }
-        if let Some(s) = stopped {
-            break s;
-        }
-        if driver.next_bound == u32::MAX {
-            break 'run Status::NodeLimit; // cannot happen on a solvable board
-        }
-        driver.bound = driver.next_bound;
-        if let Some(s) = driver.budget.check(driver.generated) {
-            break s;
-        }
+    let mut search = Parallel {
+        driver,
+        start,
+        root_blank: geometry.blank_of(start),
+        h0,
+        memo0,
+        target: TASKS_PER_THREAD * rayon::current_num_threads(),
+        shared,
+        caller: std::thread::current().id(),
+        generated: 0,
+        expanded: 0,
+        max_depth: 1,
+        helper_cpu: Duration::ZERO,
+        stopped: None,
+        solution: None,
     };
-    let moves = solution.map(|blanks| {
+    // The per-iteration counts of a parallel search depend on the scheduling in its last
+    // iteration: not reported.
+    let Driven {
+        status, iterations, ..
+    } = drive(&mut search);
+    let moves = search.solution.map(|blanks| {
         let blanks: Vec<usize> = blanks.into_iter().map(Into::into).collect();
         moves_between_blanks(geometry, &blanks)
     });
+    let driver = &search.driver;
     RawOutcome {
         status,
         moves,
         per_iteration: Vec::new(),
         stats: SearchStats {
-            expanded: driver.expanded + expanded,
-            generated: driver.generated + generated,
-            stored_peak: driver.max_depth.max(max_depth),
+            expanded: driver.expanded + search.expanded,
+            generated: driver.generated + search.generated,
+            stored_peak: driver.max_depth.max(search.max_depth),
             memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<C::Tiles>()) as u64,
             iterations: Some(iterations),
-            helper_cpu,
+            helper_cpu: search.helper_cpu,
             lower_bound: (status != Status::Solved).then_some(driver.bound),
         },
     }
