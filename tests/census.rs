@@ -247,7 +247,7 @@ fn cli_writes_csv_sidecar_antipodes_and_heuristic_table() {
     assert!(meta["peak_rss_bytes"].as_u64().unwrap() > 0);
     // The antipodes re-read as instances, each at distance 31 by the independent search.
     let set = npuzzle::instances::read_instance_file(&anti, None).unwrap();
-    assert_eq!(set.goal, Goal::BlankFirst);
+    assert_eq!(set.shape.goal, Goal::BlankFirst);
     assert_eq!(set.instances.len(), 2);
     let dist = simple_bfs(3, 3, Goal::BlankFirst);
     let rows = optimal_and_tiles(&anti);
