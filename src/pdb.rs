@@ -61,7 +61,7 @@ fn resolve(args: &Request, out: &mut dyn Write) -> anyhow::Result<Vec<Target>> {
         let (rows, cols) = board_size(args.size)?;
         let g = Shape::new(rows, cols, args.goal.unwrap_or(Goal::BlankLast));
         let spec = spec_arg()?;
-        let keys = pdb::table_keys_for(&spec, rows, cols, g.goal)?;
+        let keys = pdb::table_keys_for(&spec, g)?;
         return Ok(vec![Target { g, spec, keys }]);
     }
     let specs: Vec<PdbSpec> = if args.heuristics.is_empty() {
@@ -80,8 +80,8 @@ fn resolve(args: &Request, out: &mut dyn Write) -> anyhow::Result<Vec<Target>> {
     let mut targets: Vec<Target> = Vec::new();
     let mut seen = HashSet::new();
     for s in &sources {
-        let g = s.set.shape();
-        let Shape { rows, cols, goal } = g;
+        let g = s.set.shape;
+        let Shape { rows, cols, .. } = g;
         if rows * cols > MAX_LARGE_CELLS {
             bail!(
                 "{}: {rows} x {cols} boards; pattern databases need at most {MAX_LARGE_CELLS} \
@@ -90,7 +90,7 @@ fn resolve(args: &Request, out: &mut dyn Write) -> anyhow::Result<Vec<Target>> {
             );
         }
         for spec in &specs {
-            let keys: Vec<TableKey> = pdb::table_keys_for(spec, rows, cols, goal)
+            let keys: Vec<TableKey> = pdb::table_keys_for(spec, g)
                 .with_context(|| format!("{} (in {})", spec, s.name))?
                 .into_iter()
                 .filter(|k| seen.insert(k.clone()))

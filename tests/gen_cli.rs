@@ -150,7 +150,10 @@ fn walk_files_record_m_and_boards_are_within_m() {
         .assert()
         .success();
     let set = read_instance_file(&f, None).unwrap();
-    assert_eq!((set.rows, set.cols, set.goal), (3, 5, Goal::BlankFirst));
+    assert_eq!(
+        (set.shape.rows, set.shape.cols, set.shape.goal),
+        (3, 5, Goal::BlankFirst)
+    );
     assert_eq!(set.instances.len(), 200);
     for inst in &set.instances {
         assert_eq!(inst.scramble_moves, Some(17));
@@ -195,7 +198,7 @@ fn a_million_tile_board() {
         .assert()
         .success();
     let set = read_instance_file(&f, None).unwrap();
-    assert_eq!((set.rows, set.cols), (1000, 1000));
+    assert_eq!((set.shape.rows, set.shape.cols), (1000, 1000));
     let b = &set.instances[0].board;
     assert!(b.is_solvable(Goal::BlankLast));
     assert_eq!(b.tiles().iter().max(), Some(&999_999));

@@ -135,10 +135,15 @@ fn agrees_with_idastar_on_random_5x5_boards() {
 }
 
 /// A search stopped by a limit proves a lower bound on the length: between the heuristic's
-/// estimate and Korf's published optimal length.
+/// estimate and Korf's published optimal length. On the 20 instances with the fewest nodes
+/// (0.05 G in all, where the first 20 of the file have 4.3 G: the same checks in a hundredth
+/// of the time), stopped at a third of their published count, so in one of the last
+/// iterations, where a wrong bound would show.
 #[test]
 fn stopped_idastar_reports_a_true_lower_bound() {
-    for (id, optimal, generated, board) in korf100().into_iter().take(20) {
+    let mut instances = korf100();
+    instances.sort_by_key(|&(_, _, generated, _)| generated);
+    for (id, optimal, generated, board) in instances.into_iter().take(20) {
         for algo in [Algorithm::Idastar, Algorithm::ParallelIdastar] {
             let limits = Limits {
                 max_nodes: Some(generated / 3),

@@ -282,8 +282,11 @@ fn automatic_partition_on_large_boards() {
         (3, 30, 3, 30),
         (16, 16, 2, 128),
     ] {
-        let keys =
-            pdb::table_keys_for(&"pdb".parse().unwrap(), rows, cols, Goal::BlankLast).unwrap();
+        let keys = pdb::table_keys_for(
+            &"pdb".parse().unwrap(),
+            npuzzle::board::Shape::new(rows, cols, Goal::BlankLast),
+        )
+        .unwrap();
         assert_eq!(keys.len(), groups, "{rows} x {cols}");
         assert_eq!(keys[0].tiles, (1..=k as u16).collect::<Vec<_>>());
         assert_eq!(large::auto_group_size(rows * cols), k);

@@ -211,8 +211,11 @@ fn assert_board_consistent(b: &Board) {
 /// Every instance of an `Ok` set has the set's size, and the set has at least one instance.
 fn assert_set_consistent(set: &instances::InstanceSet) {
     for i in &set.instances {
-        assert_eq!((i.board.rows(), i.board.cols()), (set.rows, set.cols));
-        assert_eq!(i.board.tiles().len(), set.rows * set.cols);
+        assert_eq!(
+            (i.board.rows(), i.board.cols()),
+            (set.shape.rows, set.shape.cols)
+        );
+        assert_eq!(i.board.tiles().len(), set.shape.rows * set.shape.cols);
     }
 }
 
@@ -278,7 +281,7 @@ proptest! {
         let text = as_npuzzle(&boards, Goal::BlankFirst);
         prop_assert_eq!(instances::detect_layout(&text), Layout::Npuzzle);
         let set = parse_set(&text).unwrap();
-        prop_assert_eq!(set.goal, Goal::BlankFirst);
+        prop_assert_eq!(set.shape.goal, Goal::BlankFirst);
         let got: Vec<Board> = set.instances.into_iter().map(|i| i.board).collect();
         prop_assert_eq!(&got, &boards);
         if boards.len() == 1 {
@@ -295,7 +298,7 @@ proptest! {
         let text = as_korf(&boards);
         prop_assert_eq!(instances::detect_layout(&text), Layout::KorfTsv);
         let set = parse_set(&text).unwrap();
-        prop_assert_eq!(set.goal, Goal::BlankFirst);
+        prop_assert_eq!(set.shape.goal, Goal::BlankFirst);
         let got: Vec<Board> = set.instances.into_iter().map(|i| i.board).collect();
         prop_assert_eq!(&got, &boards);
     }
@@ -314,7 +317,7 @@ proptest! {
         };
         prop_assert_eq!(instances::detect_layout(&text), Layout::Json);
         let set = parse_set(&text).unwrap();
-        prop_assert_eq!(set.goal, Goal::BlankLast);
+        prop_assert_eq!(set.shape.goal, Goal::BlankLast);
         let got: Vec<Board> = set.instances.into_iter().map(|i| i.board).collect();
         prop_assert_eq!(&got, &boards);
     }

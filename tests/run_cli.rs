@@ -391,8 +391,15 @@ fn defaults_take_the_newest_instance_file_and_write_under_results() {
     let d = dir.path();
     std::fs::create_dir(d.join("instances")).unwrap();
     write_walks(&d.join("instances"), "old.tsv", 3, 10, 2, 4);
-    std::thread::sleep(Duration::from_millis(20));
     write_walks(&d.join("instances"), "new.tsv", 3, 12, 3, 5);
+    // "Newest" by modification time: set, not left to the clock's granularity.
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(d.join("instances/old.tsv"))
+        .unwrap()
+        .set_modified(an_hour_ago)
+        .unwrap();
     let out = run_in(d, &[]).success();
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("instances/new.tsv"), "{stderr}");
@@ -590,7 +597,10 @@ fn shards_partition_the_run_and_merge_joins_them() {
 }
 
 /// Starts `bench run` in the background, waits until its output has at least `rows` rows, and
-/// returns the child (still running).
+/// returns the child paused (SIGSTOP): it cannot finish the run before the caller signals it,
+/// however the machine's load schedules the two. The poll pauses the child before it counts,
+/// so a count that is enough is a count of a paused run. [`resume_with`] sends a signal and
+/// continues it; SIGKILL needs no continuing.
 fn start_and_wait(d: &Path, args: &[&str], rows: usize) -> std::process::Child {
     let exe = assert_cmd::cargo::cargo_bin("bench");
     let mut child = std::process::Command::new(exe)
@@ -604,17 +614,26 @@ fn start_and_wait(d: &Path, args: &[&str], rows: usize) -> std::process::Child {
     let out = d.join("r.csv");
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let n = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count().saturating_sub(1));
-        if n >= rows {
-            return child;
-        }
         assert!(
             child.try_wait().unwrap().is_none(),
             "the run ended before it could be interrupted"
         );
+        signal(&child, libc::SIGSTOP);
+        let n = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count().saturating_sub(1));
+        if n >= rows {
+            return child;
+        }
+        signal(&child, libc::SIGCONT);
         assert!(Instant::now() < deadline, "no rows appeared");
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Sends `sig` to a child paused by [`start_and_wait`], then lets it continue (the signal is
+/// handled as it resumes).
+fn resume_with(child: &std::process::Child, sig: libc::c_int) {
+    signal(child, sig);
+    signal(child, libc::SIGCONT);
 }
 
 fn resume_args() -> Vec<&'static str> {
@@ -679,11 +698,7 @@ fn ctrl_c_stops_cleanly_with_130_and_resume_completes() {
     let d = dir.path();
     write_walks(d, "p4.tsv", 4, 16, 60, 9);
     let child = start_and_wait(d, &resume_args(), 2);
-    // SAFETY: sending SIGINT to our own child process.
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
-        0
-    );
+    resume_with(&child, libc::SIGINT);
     let status = child.wait_with_output().unwrap().status;
     assert_eq!(status.code(), Some(130));
     let text = std::fs::read_to_string(d.join("r.csv")).unwrap();
@@ -849,7 +864,7 @@ fn sigterm_is_handled_like_ctrl_c_with_143_and_the_session_interrupted() {
     let d = dir.path();
     write_walks(d, "p4.tsv", 4, 16, 60, 9);
     let child = start_and_wait(d, &resume_args(), 2);
-    signal(&child, libc::SIGTERM);
+    resume_with(&child, libc::SIGTERM);
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
     let text = std::fs::read_to_string(d.join("r.csv")).unwrap();
     assert!(text.ends_with('\n'), "the writer flushed whole rows");
@@ -873,7 +888,9 @@ fn a_second_signal_exits_at_once_and_still_marks_the_session_interrupted() {
     let d = dir.path();
     write_walks(d, "p4.tsv", 4, 16, 60, 9);
     let child = start_and_wait(d, &resume_args(), 2);
-    signal(&child, libc::SIGINT);
+    // Two SIGINTs sent while paused would merge into one pending signal: the second is sent
+    // after the child continues (handled while the first is, or after: either way at once).
+    resume_with(&child, libc::SIGINT);
     signal(&child, libc::SIGINT);
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
     assert_eq!(sidecar(d)["sessions"][0]["status"], "interrupted");
@@ -884,10 +901,9 @@ fn a_second_run_on_an_output_in_use_is_refused_naming_the_other_process() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write_walks(d, "p4.tsv", 4, 16, 60, 9);
-    let mut child = start_and_wait(d, &resume_args(), 1);
     // Paused, so it cannot finish (and free the output) before the second runs are refused,
     // however the machine's load schedules them.
-    signal(&child, libc::SIGSTOP);
+    let mut child = start_and_wait(d, &resume_args(), 1);
     let pid = format!("pid {}", child.id());
     for extra in [&[][..], &["--resume"][..]] {
         let mut args = resume_args();

@@ -194,12 +194,8 @@ pub struct LayerDone {
 /// The result of a census (complete, or interrupted after some depths).
 #[derive(Debug, Clone)]
 pub struct Census {
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// The goal.
-    pub goal: Goal,
+    /// The board size and goal.
+    pub shape: Shape,
     /// All solvable positions, `cells! / 2`.
     pub positions: u64,
     /// `counts[d]`: positions at optimal distance `d`; complete for every depth listed.
@@ -398,9 +394,7 @@ fn bfs<V: Visitor>(
         })
         .collect();
     Ok(Census {
-        rows: space.rows,
-        cols: space.cols,
-        goal: space.goal,
+        shape: Shape::new(space.rows, space.cols, space.goal),
         positions: space.positions,
         counts,
         complete,

@@ -94,7 +94,7 @@ pub fn write_heuristic_tables(path: &Path, census: &Census) -> io::Result<()> {
                         writeln!(
                             w,
                             "{},{},{},{name},{d},{c},{h},{n}",
-                            census.rows, census.cols, census.goal
+                            census.shape.rows, census.shape.cols, census.shape.goal
                         )?;
                     }
                 }
@@ -110,9 +110,9 @@ pub fn write_antipodes(path: &Path, census: &Census, reproduce: String) -> io::R
         return Err(io::Error::other("the census is incomplete: no antipodes"));
     };
     let header = FileHeader {
-        rows: census.rows,
-        cols: census.cols,
-        goal: census.goal,
+        rows: census.shape.rows,
+        cols: census.shape.cols,
+        goal: census.shape.goal,
         generator: Generator::Census { diameter },
         seed: None,
         count: census.antipodes.len(),

@@ -231,9 +231,9 @@ pub fn convert(
     Ok(Written {
         out,
         count: set.instances.len(),
-        rows: set.rows,
-        cols: set.cols,
-        goal: set.goal,
+        rows: set.shape.rows,
+        cols: set.shape.cols,
+        goal: set.shape.goal,
         made_by: format!("{} ({layout})", file.display()),
     })
 }
@@ -248,9 +248,9 @@ fn converted_header(
     extras: &crate::instances::Extras,
 ) -> FileHeader {
     FileHeader {
-        rows: set.rows,
-        cols: set.cols,
-        goal: set.goal,
+        rows: set.shape.rows,
+        cols: set.shape.cols,
+        goal: set.shape.goal,
         generator: Generator::Converted {
             from: format!(
                 "{} ({layout}{})",

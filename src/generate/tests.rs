@@ -211,7 +211,10 @@ fn generated_files_read_back() {
     let bytes = spec.write(Vec::new(), 30).unwrap();
     let text = String::from_utf8(bytes).unwrap();
     let set = parse_instance_set(Path::new("g.txt"), &text, None).unwrap();
-    assert_eq!((set.rows, set.cols, set.goal), (3, 4, Goal::BlankFirst));
+    assert_eq!(
+        (set.shape.rows, set.shape.cols, set.shape.goal),
+        (3, 4, Goal::BlankFirst)
+    );
     assert_eq!(set.instances.len(), 30);
     for (k, inst) in set.instances.iter().enumerate() {
         assert_eq!(inst.id, (k + 1).to_string());
@@ -227,6 +230,7 @@ fn generated_files_read_back() {
     assert_eq!(
         parse_instance_set(Path::new("g.txt"), &text, Some(Goal::BlankLast))
             .unwrap()
+            .shape
             .goal,
         Goal::BlankLast
     );

@@ -385,16 +385,15 @@ macro_rules! with_heuristic {
     };
 }
 
-/// Checks that `kind` exists for a `rows` x `cols` board of either capacity, by building it
-/// (a pattern database is loaded or built as [`build`] would). Boards too large for the
-/// exact searches pass: the search refuses them.
+/// Checks that `kind` exists for boards of `shape` of either capacity, by building it (a
+/// pattern database is loaded or built as [`build`] would). Boards too large for the exact
+/// searches pass: the search refuses them.
 pub fn check_available(
     kind: &HeuristicKind,
-    rows: usize,
-    cols: usize,
-    goal: crate::board::Goal,
+    shape: crate::board::Shape,
 ) -> Result<(), HeuristicError> {
-    let cells = rows * cols;
+    let crate::board::Shape { rows, cols, goal } = shape;
+    let cells = shape.cells();
     if cells <= MAX_EXACT_CELLS {
         build(kind, &Geometry::new(rows, cols, goal)).map(drop)
     } else if cells <= MAX_LARGE_CELLS {

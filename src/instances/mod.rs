@@ -60,28 +60,23 @@ pub struct Instance {
 pub struct InstanceSet {
     /// The file the set was read from.
     pub path: PathBuf,
-    /// The goal the boards are to be solved for: the override if one was given, else the
-    /// file's own (`# goal:` in our format, blank-first for Korf's layout, blank-last for JSON).
-    pub goal: Goal,
-    /// Rows of every board.
-    pub rows: usize,
-    /// Columns of every board.
-    pub cols: usize,
+    /// The size of every board, and the goal they are to be solved for: the override if one
+    /// was given, else the file's own (`# goal:` in our format, blank-first for Korf's layout,
+    /// blank-last for JSON).
+    pub shape: Shape,
     /// The instances, in file order.
     pub instances: Vec<Instance>,
 }
 
 impl InstanceSet {
-    /// The board size and goal of every instance, as one value.
-    pub fn shape(&self) -> Shape {
-        Shape::new(self.rows, self.cols, self.goal)
-    }
-
     /// The instances that cannot reach [`InstanceSet::goal`], each with the reason.
     pub fn unsolvable(&self) -> impl Iterator<Item = (&Instance, BoardError)> + '_ {
-        self.instances
-            .iter()
-            .filter_map(|i| i.board.check_solvable(self.goal).err().map(|e| (i, e)))
+        self.instances.iter().filter_map(|i| {
+            i.board
+                .check_solvable(self.shape.goal)
+                .err()
+                .map(|e| (i, e))
+        })
     }
 
     /// `Ok` if every instance is solvable, else an error naming the first unsolvable one by
@@ -471,7 +466,7 @@ pub fn parse_instance_text_named(
                 ));
             }
             let inst = set.instances.pop().expect("one instance");
-            Ok((inst.board, set.goal))
+            Ok((inst.board, set.shape.goal))
         }),
     )
 }

@@ -112,7 +112,7 @@ pub fn load_instances(
             }
             first_line.insert(&inst.id, inst.line);
         }
-        let goal = set.goal;
+        let goal = set.shape.goal;
         let mut skipped = Vec::new();
         let mut bad = None;
         optimal.resize(set.instances.len(), None);

@@ -195,7 +195,10 @@ fn unsolvable_instances_are_found_not_rejected() {
 fn korf100_tsv_is_100_blank_first_15_puzzles() {
     let path = data_dir().join("korf100.tsv");
     let set = read_instance_file(&path, None).unwrap();
-    assert_eq!((set.rows, set.cols, set.goal), (4, 4, Goal::BlankFirst));
+    assert_eq!(
+        (set.shape.rows, set.shape.cols, set.shape.goal),
+        (4, 4, Goal::BlankFirst)
+    );
     assert_eq!(set.instances.len(), 100);
     // Line 2 of the file: "1  57  276361933  140036828  14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3".
     let first = &set.instances[0];
@@ -211,13 +214,16 @@ fn korf100_tsv_is_100_blank_first_15_puzzles() {
     assert_eq!(extras.optimal[0], Some(57));
     assert_eq!(extras.optimal[1], Some(55));
     let over = read_instance_file(&path, Some(Goal::BlankLast)).unwrap();
-    assert_eq!(over.goal, Goal::BlankLast);
+    assert_eq!(over.shape.goal, Goal::BlankLast);
 }
 
 #[test]
 fn korf24_tsv_is_50_blank_first_24_puzzles() {
     let set = read_instance_file(&data_dir().join("korf24.tsv"), None).unwrap();
-    assert_eq!((set.rows, set.cols, set.goal), (5, 5, Goal::BlankFirst));
+    assert_eq!(
+        (set.shape.rows, set.shape.cols, set.shape.goal),
+        (5, 5, Goal::BlankFirst)
+    );
     assert_eq!(set.instances.len(), 50);
     assert_eq!(set.unsolvable().count(), 0);
 }
@@ -232,7 +238,7 @@ fn shipped_korf_files_hold_the_same_boards() {
         let (a, layout, ea) = read_detailed(&root.join("instances").join(ours), None).unwrap();
         let (b, _, eb) = read_detailed(&data_dir().join(theirs), None).unwrap();
         assert_eq!(layout, Layout::Npuzzle);
-        assert_eq!(a.goal, Goal::BlankFirst);
+        assert_eq!(a.shape.goal, Goal::BlankFirst);
         assert_eq!(a.instances.len(), n);
         assert_eq!(ea, eb, "optimal lengths kept");
         for (x, y) in a.instances.iter().zip(&b.instances) {
@@ -266,7 +272,10 @@ fn korf_layout_errors() {
 fn json_lines_arrays_and_multiline_matrices() {
     let lines = "[[1,2,3],[4,5,6],[7,8,0]]\n\n# comment\n[[0,1,2],[3,4,5],[6,7,8]]\n";
     let set = parse("j.jsonl", lines, None).unwrap();
-    assert_eq!((set.rows, set.cols, set.goal), (3, 3, Goal::BlankLast));
+    assert_eq!(
+        (set.shape.rows, set.shape.cols, set.shape.goal),
+        (3, 3, Goal::BlankLast)
+    );
     assert_eq!(set.instances.len(), 2);
     assert_eq!(set.instances[1].line, 4);
     assert_eq!(set.instances[1].id, "2");
@@ -275,7 +284,7 @@ fn json_lines_arrays_and_multiline_matrices() {
 
     let array = "[\n  [[1,2],[3,0]],\n  [[0,1],\n   [2,3]]\n]\n";
     let set = parse("a.json", array, Some(Goal::BlankFirst)).unwrap();
-    assert_eq!(set.goal, Goal::BlankFirst);
+    assert_eq!(set.shape.goal, Goal::BlankFirst);
     assert_eq!(
         set.instances.iter().map(|i| i.line).collect::<Vec<_>>(),
         [2, 3]
@@ -283,7 +292,7 @@ fn json_lines_arrays_and_multiline_matrices() {
 
     let pretty = "[\n [1, 2, 3],\n [4, 0, 5]\n]\n[[1,2,3],[4,5,0]]\n";
     let set = parse("p.json", pretty, None).unwrap();
-    assert_eq!((set.rows, set.cols), (2, 3));
+    assert_eq!((set.shape.rows, set.shape.cols), (2, 3));
     assert_eq!(
         set.instances.iter().map(|i| i.line).collect::<Vec<_>>(),
         [1, 5]
@@ -349,9 +358,9 @@ fn a_header_without_the_format_line_is_refused_not_read_as_korfs_layout() {
     // Ordinary comments in Korf's layout stay comments.
     let korf = "# Korf 1985, table 1\nid\ttiles\n1\t1 2 3 4 5 6 7 8 0\n";
     let set = parse_instance_set(Path::new("k.tsv"), korf, None).unwrap();
-    assert_eq!(set.goal, Goal::BlankFirst);
+    assert_eq!(set.shape.goal, Goal::BlankFirst);
     // With the first line the same header is read as written.
     let full = format!("{FORMAT_LINE}\n{text}");
     let set = parse_instance_set(Path::new("ok.txt"), &full, None).unwrap();
-    assert_eq!(set.goal, Goal::BlankLast);
+    assert_eq!(set.shape.goal, Goal::BlankLast);
 }

@@ -101,9 +101,7 @@ pub(super) fn parse(
     Ok((
         InstanceSet {
             path: path.to_path_buf(),
-            goal,
-            rows,
-            cols,
+            shape: crate::board::Shape::new(rows, cols, goal),
             instances,
         },
         extras,

@@ -94,18 +94,19 @@ impl Options {
             set.check_solvable()
                 .with_context(|| format!("--instances {}", path.display()))?;
             if let Some((r, c)) = size
-                && (r, c) != (set.rows, set.cols)
+                && (r, c) != (set.shape.rows, set.shape.cols)
             {
                 bail!(
                     "--size {r}x{c} but --instances {} holds {} x {} boards",
                     path.display(),
-                    set.rows,
-                    set.cols
+                    set.shape.rows,
+                    set.shape.cols
                 );
             }
-            size = Some((set.rows, set.cols));
-            goal = Some(set.goal);
-            let geometry = crate::geometry::Geometry::new(set.rows, set.cols, set.goal);
+            size = Some((set.shape.rows, set.shape.cols));
+            goal = Some(set.shape.goal);
+            let geometry =
+                crate::geometry::Geometry::new(set.shape.rows, set.shape.cols, set.shape.goal);
             let take = self.first.unwrap_or(usize::MAX);
             for (i, inst) in set.instances.iter().enumerate().take(take) {
                 targets.push(Target {

@@ -292,7 +292,7 @@ type Published = HashMap<String, (u32, u32, Goal, u32)>;
 fn published_lengths(path: &str) -> Option<Published> {
     let (set, _, extras) =
         crate::instances::read_detailed(std::path::Path::new(path), None).ok()?;
-    let goal = set.goal;
+    let goal = set.shape.goal;
     let m: Published = set
         .instances
         .iter()
@@ -300,7 +300,7 @@ fn published_lengths(path: &str) -> Option<Published> {
         .filter_map(|(i, o)| {
             Some((
                 i.id.clone(),
-                (set.rows as u32, set.cols as u32, goal, (*o)?),
+                (set.shape.rows as u32, set.shape.cols as u32, goal, (*o)?),
             ))
         })
         .collect();

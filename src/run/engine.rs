@@ -584,9 +584,9 @@ fn new_meta(
                 path: s.name.clone(),
                 sha256: s.sha256.clone(),
                 instances: s.set.instances.len(),
-                rows: s.set.rows,
-                cols: s.set.cols,
-                goal: s.set.goal,
+                rows: s.set.shape.rows,
+                cols: s.set.shape.cols,
+                goal: s.set.shape.goal,
                 skipped_unsolvable: s.skipped.clone(),
             })
             .collect(),

@@ -160,8 +160,8 @@ pub fn pairs(
 pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), PlanError> {
     let mut checked: Vec<(Shape, HeuristicKind)> = Vec::new();
     for s in sources {
-        let shape = s.set.shape();
-        let Shape { rows, cols, goal } = shape;
+        let shape = s.set.shape;
+        let Shape { rows, cols, .. } = shape;
         for pair in pairs {
             // An external solver takes any board (it may reject it: a row says so).
             let Pair::Builtin(a, h) = pair else {
@@ -183,7 +183,7 @@ pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), Pla
             {
                 continue;
             }
-            heuristic::check_available(h, rows, cols, goal)
+            heuristic::check_available(h, shape)
                 .map_err(|e| PlanError::Heuristic(format!("{e} (in {})", s.name)))?;
             checked.push((shape, h.clone()));
         }

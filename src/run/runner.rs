@@ -173,9 +173,9 @@ fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
         run_id: ctx.run_id.to_string(),
         instance_file: source.name.clone(),
         instance_id: instance.id.clone(),
-        rows: source.set.rows as u32,
-        cols: source.set.cols as u32,
-        goal: source.set.goal,
+        rows: source.set.shape.rows as u32,
+        cols: source.set.shape.cols as u32,
+        goal: source.set.shape.goal,
         scramble_moves: instance.scramble_moves,
         algorithm: job.pair.algorithm_name(),
         heuristic: job.pair.heuristic_name(),
@@ -215,7 +215,7 @@ fn execute_in_process(
 ) -> JobEnd {
     let source = &ctx.sources[job.source];
     let instance = &source.set.instances[job.instance];
-    let goal = source.set.goal;
+    let goal = source.set.shape.goal;
     let flag = ctx.interrupt.register(job.index);
     // The memory budget is enforced twice: by the search before its structures grow, and by
     // the counting allocator, which trips `memory_tripped` when the job's heap passes it.
@@ -409,7 +409,7 @@ fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd 
     let board = &source.set.instances[job.instance].board;
     let flag = ctx.interrupt.register(job.index);
     let limits = process_limits(ctx, flag);
-    let result = external::run_solver(solver, board, source.set.goal, &limits, ctx.scratch);
+    let result = external::run_solver(solver, board, source.set.shape.goal, &limits, ctx.scratch);
     ctx.interrupt.unregister(job.index);
     let mut row = blank_row(ctx, job, MeasuredBy::Process);
     let judged = match result {
@@ -508,7 +508,7 @@ fn execute_isolated(
 ) -> JobEnd {
     let source = &ctx.sources[job.source];
     let board = &source.set.instances[job.instance].board;
-    let goal = source.set.goal;
+    let goal = source.set.shape.goal;
     let command = isolated_command(ctx, exe, algorithm, heuristic, goal);
     let flag = ctx.interrupt.register(job.index);
     let mut limits = process_limits(ctx, flag);
@@ -637,7 +637,7 @@ fn warm_up(
         }
         IN_JOB.with(|j| j.set(true));
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
-            solve_fn(board, source.set.goal, algorithm, heuristic, limits)
+            solve_fn(board, source.set.shape.goal, algorithm, heuristic, limits)
         }));
         IN_JOB.with(|j| j.set(false));
         PANIC_AT.with(|p| p.borrow_mut().take());
@@ -741,9 +741,7 @@ mod tests {
             name: "t.tsv".into(),
             set: InstanceSet {
                 path: "t.tsv".into(),
-                goal: Goal::BlankLast,
-                rows: 3,
-                cols: 3,
+                shape: crate::board::Shape::new(3, 3, Goal::BlankLast),
                 instances: vec![Instance {
                     id: "a".into(),
                     line: 2,

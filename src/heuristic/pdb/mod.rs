@@ -27,7 +27,7 @@ pub use spec::{MAX_GROUPS, Partition, PdbSpec, Standard};
 pub use store::{StoreError, cache_dir, set_cache_dir};
 
 use super::{Heuristic, HeuristicError};
-use crate::board::Goal;
+use crate::board::{Goal, Shape};
 use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 
 /// What identifies one database: board size, goal and the group's tiles (in ranking order).
@@ -116,14 +116,10 @@ pub fn table_keys(spec: &PdbSpec, g: &Geometry) -> Result<Vec<TableKey>, Heurist
 }
 
 /// [`table_keys`] for a board of any size: the databases [`Pdb::new`] (at most 64 cells) or
-/// [`large::LargePdb::new`] (more) uses for `spec` on a `rows` x `cols` board.
-pub fn table_keys_for(
-    spec: &PdbSpec,
-    rows: usize,
-    cols: usize,
-    goal: Goal,
-) -> Result<Vec<TableKey>, HeuristicError> {
-    if rows * cols <= MAX_EXACT_CELLS {
+/// [`large::LargePdb::new`] (more) uses for `spec` on boards of `shape`.
+pub fn table_keys_for(spec: &PdbSpec, shape: Shape) -> Result<Vec<TableKey>, HeuristicError> {
+    let Shape { rows, cols, goal } = shape;
+    if shape.cells() <= MAX_EXACT_CELLS {
         return table_keys(spec, &Geometry::new(rows, cols, goal));
     }
     Ok(large::groups(spec, rows, cols, goal)?
