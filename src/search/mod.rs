@@ -33,6 +33,7 @@ mod limits;
 pub mod packed;
 mod registry;
 mod stats;
+pub mod subtree;
 
 use std::time::{Duration, Instant};
 
