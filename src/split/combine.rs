@@ -235,7 +235,7 @@ fn make_row(
         mean / 1e3,
         slowest / 1e3,
         if mean > 0.0 { slowest / mean } else { 1.0 },
-        plan.plan_cpu_ms / 1e3,
+        plan.plan_cpu_us as f64 / 1e6,
     );
     if !last.complete() {
         let _ = write!(
@@ -287,9 +287,9 @@ fn make_row(
         peak_stored_nodes: None,
         peak_heap_bytes: None,
         peak_rss_bytes: None,
-        wall_ms: plan.plan_wall_ms + setup_ms + wall,
+        wall_ms: plan.plan_wall_us as f64 / 1e3 + setup_ms + wall,
         search_ms: Some(wall),
-        cpu_ms: Some(plan.plan_cpu_ms + total_cpu),
+        cpu_ms: Some(plan.plan_cpu_us as f64 / 1e3 + total_cpu),
         user_ms: None,
         sys_ms: None,
         setup_ms: Some(setup_ms),

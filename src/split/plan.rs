@@ -81,7 +81,7 @@ pub struct PlannedNode {
 }
 
 /// A plan, as `plan.json` holds it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     /// [`PLAN_FORMAT`].
     pub format: String,
@@ -115,10 +115,11 @@ pub struct Plan {
     pub frontier: Vec<PlannedNode>,
     /// The bound of the probe iteration the weights come from (`None`: none ran to its end).
     pub probe_bound: Option<u32>,
-    /// CPU time of planning, in milliseconds (heuristic set-up included).
-    pub plan_cpu_ms: f64,
-    /// Wall time of planning, in milliseconds.
-    pub plan_wall_ms: f64,
+    /// CPU time of planning, in microseconds (heuristic set-up included; integers, so that
+    /// the checksum survives a round trip through JSON).
+    pub plan_cpu_us: u64,
+    /// Wall time of planning, in microseconds.
+    pub plan_wall_us: u64,
     /// SHA-256 of this file's content with this field empty (piece files carry it, so that
     /// pieces of two plans never mix).
     pub checksum: String,
@@ -269,11 +270,11 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
             })
             .collect(),
         probe_bound,
-        plan_cpu_ms: match (cpu, thread_cpu_time()) {
-            (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e3,
-            _ => 0.0,
+        plan_cpu_us: match (cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => (b - a).as_micros() as u64,
+            _ => 0,
         },
-        plan_wall_ms: wall.elapsed().as_secs_f64() * 1e3,
+        plan_wall_us: wall.elapsed().as_micros() as u64,
         checksum: String::new(),
     };
     plan.checksum = plan.compute_checksum();
