@@ -443,3 +443,37 @@ fn pieces_as_processes_combine_into_one_results_row() {
     }
     assert!(lines.last().unwrap().ends_with(",8") && !lines.last().unwrap().ends_with(",8,8"));
 }
+
+/// A plan changed after planning, and a piece file of another plan, are refused by name.
+#[test]
+fn changed_plans_and_foreign_piece_files_are_refused() {
+    let inst = korf(1_000_000).into_iter().next().unwrap();
+    let req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        2,
+    );
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    split_run(a.path(), &req);
+    let mut other = req.clone();
+    other.pieces = 3;
+    let plan_b = make_plan(&other).unwrap();
+    plan_b.write(b.path()).unwrap();
+    std::fs::copy(a.path().join("piece-1.json"), b.path().join("piece-1.json")).unwrap();
+    let e = combine(b.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("piece-1.json") && e.contains("belongs to another plan"),
+        "{e}"
+    );
+    let e = run_piece(&plan_b, b.path(), 1, &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("belongs to another plan"), "{e}");
+    let path = a.path().join("plan.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replacen("\"piece\": 1", "\"piece\": 2", 1)).unwrap();
+    let e = combine(a.path()).unwrap_err().to_string();
+    assert!(e.contains("plan.json") && e.contains("checksum"), "{e}");
+}
