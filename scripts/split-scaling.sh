@@ -53,7 +53,7 @@ print('%.3f' % (u + s - j['setup_ms'] / 1000), j['length'])")
         seq 1 "$p" | xargs -P "$JOBS" -I{} "$BENCH" split piece --out "$d" --piece {} --quiet
         "$BENCH" split combine --out "$d" --quiet || true
         wall=$(echo "$(date +%s.%N) - $start" | bc)
-        read -r sum max mean < <(awk -F, 'NR > 1 { s += $4; n++; if ($4 > m) m = $4 } END { printf "%.3f %.3f %.3f", s / 1000, m / 1000, s / n / 1000 }' "$d/pieces.csv")
+        read -r sum max mean < <(awk -F, 'NR > 1 { s += $4; n++; if ($4 > m) m = $4 } END { printf "%.3f %.3f %.3f\n", s / 1000, m / 1000, s / n / 1000 }' "$d/pieces.csv")
         plan_cpu=$(python3 -c "import json; print('%.3f' % (json.load(open('$d/plan.json'))['plan_cpu_us'] / 1e6))")
         smoves=$(col "$d/result.csv" moves)
         [ "$smoves" = "$moves" ] || echo "split-scaling: instance $id, $p pieces: $smoves moves, single-process $moves" >&2
