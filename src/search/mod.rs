@@ -35,6 +35,7 @@ pub mod packed;
 mod registry;
 mod stats;
 mod storage;
+pub mod subtree;
 
 use std::time::{Duration, Instant};
 
