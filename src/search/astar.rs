@@ -230,6 +230,21 @@ pub(crate) fn run_large<C: Capacity>(
     })
 }
 
+/// [`run`] with a heuristic the caller made ([`super::custom`]): its own monomorphisation,
+/// so the built-in heuristics' loops are untouched.
+pub(crate) fn run_generic<H: Heuristic>(
+    geometry: &Geometry,
+    start: &Tiles,
+    h: &H,
+    limits: &Limits,
+    priority: Priority,
+) -> RawOutcome {
+    with_packed!(geometry.cells, P => {
+        let positions = Explicit::<P>(geometry.cells, std::marker::PhantomData);
+        run_ordered::<_, Explicit<P>, _>(geometry, start, h, limits, priority, positions)
+    })
+}
+
 /// Picks the open list (buckets for integer f, a heap otherwise) and the memo storage.
 fn run_ordered<C: Capacity, P: Positions<C>, H: Heuristic<C>>(
     geometry: &Geometry<C>,
