@@ -19,8 +19,7 @@ use crate::heuristic::Heuristic;
 use super::{Algorithm, Limits, SolveError, SolveReport, astar, duplicates, idastar};
 
 /// The algorithms that take a caller's heuristic: the best-first searches and IDA*.
-pub const CUSTOM_ALGORITHMS: &str =
-    "astar, greedy, weighted-astar:W, idastar, idastar-fsm, weighted-idastar:W";
+pub const CUSTOM_ALGORITHMS: &str = "astar, greedy, wastar:W, idastar, idastar-fsm, wida:W";
 
 /// Why [`solve_custom`] could not run or could not be trusted.
 #[derive(Debug, Clone, Error)]
