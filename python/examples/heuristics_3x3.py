@@ -46,7 +46,7 @@ def pivot(df):
 def published():
     """The table of results/heuristics-3x3.md, as numbers."""
     text = (REPO / "results/heuristics-3x3.md").read_text()
-    lines = [l for l in text.split("## Mean nodes expanded")[1].splitlines() if l.startswith("|")]
+    lines = [l for l in text.split("## Mean nodes expanded")[1].split("\n## ")[0].splitlines() if l.startswith("|")]
     header = [c.strip() for c in lines[0].strip("|").split("|")]
     rows = [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
     return pd.DataFrame([[float(x) for x in r] for r in rows], columns=header).set_index("depth")
