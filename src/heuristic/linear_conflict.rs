@@ -12,6 +12,8 @@
 //! So each move looks at most one line: one scan builds the line's code after the move, the
 //! code before differs in one digit, and a table gives both counts.
 
+use std::sync::OnceLock;
+
 use crate::geometry::{Capacity, Geometry, Small, TileInt};
 
 use super::{Heuristic, Manhattan};
@@ -40,10 +42,12 @@ const NONE: u32 = 0xFF;
 
 /// Lines of up to 7 cells are looked up: a line's code has 3 bits a cell, the tile's goal
 /// position along the line or [`NONE`], so the table has `8^len` entries (2 MiB at most).
-/// Longer lines (8 x 8 boards) fall back to computing the subsequence.
+/// Longer lines (8 x 8 boards) fall back to computing the subsequence. A table depends on the
+/// line's length alone, so each is made once per process and shared (building the two 4 x 4
+/// tables took about 100 us, most of a small solve's time).
 #[derive(Debug, Clone)]
 struct LineTable {
-    removals: Option<Box<[u8]>>,
+    removals: Option<&'static [u8]>,
 }
 
 /// The length of a longest strictly increasing subsequence of `seq`, computed in place
@@ -89,21 +93,23 @@ fn removals_of_digits(len: usize, digits: impl Iterator<Item = u32>) -> u32 {
 
 impl LineTable {
     fn new(len: usize) -> LineTable {
+        static TABLES: [OnceLock<Box<[u8]>>; 8] = [const { OnceLock::new() }; 8];
         if len > 7 {
             return LineTable { removals: None };
         }
-        let size = 1usize << (3 * len);
-        let table = (0..size)
-            .map(|code| {
-                removals_of_digits(
-                    len,
-                    (0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
-                        7 => NONE,
-                        d => d,
-                    }),
-                ) as u8
-            })
-            .collect();
+        let table = TABLES[len].get_or_init(|| {
+            (0..1usize << (3 * len))
+                .map(|code| {
+                    removals_of_digits(
+                        len,
+                        (0..len).map(|i| match (code >> (3 * i)) as u32 & 7 {
+                            7 => NONE,
+                            d => d,
+                        }),
+                    ) as u8
+                })
+                .collect()
+        });
         LineTable {
             removals: Some(table),
         }

@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -808,6 +809,35 @@ impl Prepared {
     /// `interrupted`), 141 when the reader of stdout went away. A failed write is an error
     /// ([`WriteError`]).
     pub fn execute(self) -> anyhow::Result<i32> {
+        let interrupt = Arc::new(Interrupt::new());
+        catch_signals(&interrupt, &self.sidecar);
+        self.execute_with(interrupt, None)
+    }
+
+    /// [`Prepared::execute`] for a program that embeds the engine (the Python package): no
+    /// signal handler is installed; `interrupt` is the caller's stop (it ends the run as
+    /// SIGINT would, exit status 130, finished rows kept, session `interrupted`), and
+    /// `finished` counts the rows written, for the caller's own progress display.
+    pub fn execute_embedded(
+        self,
+        interrupt: Arc<Interrupt>,
+        finished: Arc<AtomicUsize>,
+    ) -> anyhow::Result<i32> {
+        self.execute_with(interrupt, Some(finished))
+    }
+
+    /// How many jobs this session runs (a resume's finished ones left out).
+    pub fn job_count(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// The jobs, with signals caught by the caller (`finished`: `None`) or by the embedding
+    /// program (`Some`, its counter of rows written).
+    fn execute_with(
+        self,
+        interrupt: Arc<Interrupt>,
+        finished: Option<Arc<AtomicUsize>>,
+    ) -> anyhow::Result<i32> {
         let started = Instant::now();
         let Prepared {
             options,
@@ -823,8 +853,6 @@ impl Prepared {
             sidecar,
         } = self;
         let out_name = sink.name();
-        let interrupt = Arc::new(Interrupt::new());
-        catch_signals(&interrupt, &sidecar);
         let pb = progress_bar(&options, jobs.len());
         let scratch = std::env::temp_dir();
         let ctx = RunContext {
@@ -851,13 +879,20 @@ impl Prepared {
             tally.count(&row, &pb, options.quiet);
             pb.inc(1);
             pb.set_message(tally.to_string());
+            if let Some(n) = &finished {
+                n.fetch_add(1, Ordering::SeqCst);
+            }
             new_rows.push(*row);
             Ok::<(), std::io::Error>(())
         });
         pb.finish_and_clear();
         drop(writer);
 
-        let signal = signals::received().filter(|_| result.is_ok());
+        let signal = match finished {
+            None => signals::received(),
+            Some(_) => interrupt.is_interrupted().then_some(libc::SIGINT),
+        }
+        .filter(|_| result.is_ok());
         let status = match (&result, signal) {
             (Err(_), _) => SessionStatus::Failed,
             (Ok(()), Some(_)) => SessionStatus::Interrupted,

@@ -26,6 +26,7 @@
 mod astar;
 mod bfs;
 mod bibfs;
+pub mod custom;
 pub mod duplicates;
 mod idastar;
 mod idastar_par;

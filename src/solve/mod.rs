@@ -242,26 +242,34 @@ pub fn heuristic_help() -> String {
 /// Runs `bench solve`'s request. Notes for the user (which algorithm answered, a fallback)
 /// go to `note` as they happen.
 pub fn run(req: &Request, note: &mut dyn FnMut(&str)) -> Outcome {
+    let bytes = match read_input(req) {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(rejection)) => return Outcome::Rejected(rejection),
+        Err(message) => return Outcome::Usage(message),
+    };
+    match parse_input(&bytes, req.goal) {
+        Ok((board, goal)) => run_board(req, board, goal, note),
+        Err(rejection) => Outcome::Rejected(rejection),
+    }
+}
+
+/// The board and goal in `bytes` (what `bench solve` reads from FILE or stdin), with the
+/// rejection `bench solve` prints when they are not a board; `goal_arg` is `--goal`.
+pub fn parse_input(bytes: &[u8], goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejection> {
+    input::decode(bytes)
+        .map_err(Rejection::from)
+        .and_then(|text| read_board(text, goal_arg))
+}
+
+/// [`run`] on a board already read ([`parse_input`]); `req.file` is not read. Embedding
+/// programs (the Python package) call this with a board they hold in memory.
+pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&str)) -> Outcome {
     let mut quiet_note = |s: &str| {
         if !req.quiet {
             note(s)
         }
     };
     let note = &mut quiet_note;
-    let bytes = match read_input(req) {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(rejection)) => return Outcome::Rejected(rejection),
-        Err(message) => return Outcome::Usage(message),
-    };
-    let (board, goal) = match input::decode(&bytes)
-        .map_err(Rejection::from)
-        .and_then(|text| read_board(text, req.goal))
-    {
-        Ok(found) => found,
-        Err(rejection) => return Outcome::Rejected(rejection),
-    };
-    drop(bytes);
-
     let plan = Plan::choose(&board, req.algorithm);
     let heuristic = req.heuristic.clone().unwrap_or(DEFAULT_HEURISTIC);
     let mut limits = Limits {
@@ -393,7 +401,7 @@ fn read_board(text: &str, goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejec
 /// What to say when the search stopped without a solution: the limit actually reached and
 /// the flag that changes it. `default_budget`: the limits were those of the exact attempt
 /// made without `--algo` (its timeout is [`DEFAULT_EXACT_BUDGET`] unless `--timeout` is given).
-fn limit_message(
+pub fn limit_message(
     status: Status,
     req: &Request,
     report: &SolveReport,
