@@ -261,7 +261,7 @@ fn read_instances<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let set =
         npuzzle::instances::read_instance_file(&path, parse_goal(goal)?).map_err(value_error)?;
-    let mut bytes = Vec::with_capacity(set.instances.len() * set.rows * set.cols * 2);
+    let mut bytes = Vec::with_capacity(set.instances.len() * set.shape.rows * set.shape.cols * 2);
     let mut ids = Vec::with_capacity(set.instances.len());
     for inst in &set.instances {
         ids.push(inst.id.clone());
@@ -270,9 +270,9 @@ fn read_instances<'py>(
         }
     }
     (
-        set.rows,
-        set.cols,
-        set.goal.to_string(),
+        set.shape.rows,
+        set.shape.cols,
+        set.shape.goal.to_string(),
         ids,
         PyBytes::new(py, &bytes),
     )
