@@ -12,7 +12,12 @@
 #     merge job names it;
 #   - with a pattern-database heuristic, the prepare job builds the tables once into the
 #     shared --pdb-dir and the shards only load them; if it fails, the array is cancelled and
-#     the merge job says so; resubmit prepares again and completes.
+#     the merge job says so; resubmit prepares again and completes;
+#   - scripts/slurm-solve.sh: one of Korf's instances split into 8 pieces (2 cores) gives the
+#     single-process IDA*'s solution length and, for every bound all pieces finished, its counts
+#     node for node; pieces cancelled before and while running leave the search unsolved, and
+#     resubmit reruns exactly the unfinished pieces, keeps the finished bounds and gives the
+#     same answer.
 # Called by .ci/run after the cargo tests; takes about 100 s (the time-limit case waits for
 # Slurm's one-minute granularity). Stops the cluster again if it started it.
 # Environment: BENCH (default: target/test-opt/bench, built if needed), KEEP=1 keeps
@@ -23,7 +28,7 @@ ROOT=$PWD
 W=$ROOT/target/slurm-test
 ARRAY=$ROOT/scripts/slurm-array.sh
 LOCAL=$ROOT/scripts/slurm-local.sh
-DEADLINE=$((SECONDS + 300))
+DEADLINE=$((SECONDS + 420))
 
 say() { echo "test-slurm: $*"; }
 dump() {
@@ -210,4 +215,64 @@ n=$(project timelimit/shard-1-of-1.csv key | wc -l)
 grep -q "shard 1: session 'interrupted', $n of 40 jobs written" timelimit/logs/merge.log \
     || fail "timelimit: the merge log does not name shard 1 with its $n rows"
 say "ok: --time limit: TIMEOUT, $n of 40 rows kept, session interrupted, the merge names shard 1"
+# --- one instance split into pieces: scripts/slurm-solve.sh ---
+SOLVE=$ROOT/scripts/slurm-solve.sh
+cp "$ROOT/../shared/data/korf100.tsv" korf.tsv
+# single ID: `bench solve --format json` of Korf's instance ID (the reference).
+single() {
+    awk -F'\t' -v id="$1" '$1 == id { print $5 }' korf.tsv | xargs -n4 \
+        | "$BENCH" solve --format json --algo idastar --heuristic manhattan --goal blank-first 2>/dev/null
+}
+# same_as_single DIR ID: DIR's result against the single-process search.
+same_as_single() {
+    single "$2" >"$1.single.json"
+    python3 - "$1" "$1.single.json" <<'PY' || fail "$1: the split differs from single-process IDA*"
+import csv, json, sys
+d, ref = sys.argv[1], json.load(open(sys.argv[2]))
+row = next(csv.DictReader(open(d + "/result.csv")))
+assert row["status"] == "solved" and int(row["moves"]) == ref["length"], (row["status"], row["moves"], ref["length"])
+its = list(csv.DictReader(open(d + "/iterations.csv")))
+per = ref["per_iteration"]
+assert len(its) == len(per), (len(its), len(per))
+for i, p in zip(its, per):
+    if p["complete"]:
+        assert i["pieces_completed"] == i["pieces"], i
+        assert (int(i["bound"]), int(i["generated"]), int(i["expanded"])) == (p["bound"], p["generated"], p["expanded"]), (i, p)
+assert int(its[-1]["pieces_completed"]) < int(its[-1]["pieces"]), "the last bound is reported unfinished"
+PY
+}
+"$SOLVE" --instances korf.tsv --id 4 --pieces 8 --out split --goal blank-first --no-wait >/dev/null
+wait_done split
+same_as_single split 4
+say "ok: slurm-solve.sh, Korf #4 in 8 pieces on 2 cores = single-process IDA* (length; counts of every finished bound)"
+
+# Cancel: pieces 7 and 8 while they wait for the plan job, piece 1 once it has finished a bound.
+"$SOLVE" --instances korf.tsv --id 1 --pieces 8 --out splitcancel --goal blank-first --no-wait >/dev/null
+sa=$(jobid splitcancel array)
+scancel "${sa}_7" "${sa}_8"
+while ! grep -q '"next_bound"' splitcancel/piece-1.json 2>/dev/null; do
+    [ "$SECONDS" -lt "$DEADLINE" ] || fail "splitcancel: piece 1 finished no bound"
+    sleep 0.2
+done
+scancel "${sa}_1"
+wait_done splitcancel
+[ ! -e splitcancel/piece-7.json ] && [ ! -e splitcancel/piece-8.json ] || fail "splitcancel: a cancelled waiting piece ran"
+st=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["status"] }' splitcancel/result.csv)
+[ "$st" != solved ] || fail "splitcancel: solved although pieces 7 and 8 never ran"
+grep -q "unfinished pieces:.* 7 8" splitcancel/result.csv || fail "splitcancel: the result does not name the unfinished pieces: $(cat splitcancel/result.csv)"
+unfinished=""
+for k in 1 2 3 4 5 6 7 8; do
+    case "$(grep -o '"state": *"[a-z-]*"' "splitcancel/piece-$k.json" 2>/dev/null | sed 's/.*"\([a-z-]*\)"$/\1/')" in
+    solved|covered|exhausted) ;;
+    *) unfinished+="${unfinished:+,}$k" ;;
+    esac
+done
+bounds1=$(grep -c '"next_bound"' splitcancel/piece-1.json)
+out=$("$SOLVE" resubmit splitcancel --no-wait)
+grep -q "resubmitted pieces $unfinished as array" <<<"$out" || fail "splitcancel: resubmit ran '$out', expected exactly the unfinished pieces $unfinished"
+wait_done splitcancel
+same_as_single splitcancel 1
+[ "$(grep -c '"next_bound"' splitcancel/piece-1.json)" -ge "$bounds1" ] || fail "splitcancel: piece 1 lost finished bounds"
+say "ok: slurm-solve.sh cancel + resubmit: pieces $unfinished rerun, finished bounds kept, Korf #1 = single-process IDA*"
+
 say "passed in $SECONDS s"

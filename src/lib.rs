@@ -36,6 +36,7 @@ pub mod results;
 pub mod run;
 pub mod search;
 pub mod solve;
+pub mod split;
 
 pub use board::{Board, BoardError, Goal, Move};
 pub use heuristic::HeuristicKind;

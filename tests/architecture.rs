@@ -23,7 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "engines",
         &[
-            "solve", "pdb", "merge", "run", "report", "generate", "predict", "census",
+            "solve", "pdb", "merge", "run", "report", "generate", "predict", "census", "split",
         ],
     ),
     (

@@ -58,6 +58,7 @@ fn shared_flags_read_the_same_in_every_subcommand() {
                 &["predict"],
                 &["pdb", "build"],
                 &["census"],
+                &["split", "plan"],
             ],
         ),
         ("--threads", &[&["run"], &["gen"], &["census"]]),
@@ -66,13 +67,30 @@ fn shared_flags_read_the_same_in_every_subcommand() {
             "--quiet",
             &[&["run"], &["gen"], &["census"], &["predict"], &["solve"]],
         ),
-        ("--timeout", &[&["run"], &["solve"]]),
-        ("--max-memory", &[&["run"], &["solve"], &["census"]]),
+        ("--timeout", &[&["run"], &["solve"], &["split", "piece"]]),
+        (
+            "--max-memory",
+            &[&["run"], &["solve"], &["census"], &["split", "piece"]],
+        ),
         ("--out", &[&["run"], &["gen"], &["census"], &["predict"]]),
-        ("--instances", &[&["run"], &["predict"], &["pdb", "build"]]),
+        (
+            "--instances",
+            &[
+                &["run"],
+                &["predict"],
+                &["pdb", "build"],
+                &["split", "plan"],
+            ],
+        ),
         (
             "--heuristics",
-            &[&["run"], &["predict"], &["census"], &["pdb", "build"]],
+            &[
+                &["run"],
+                &["predict"],
+                &["census"],
+                &["pdb", "build"],
+                &["split", "plan"],
+            ],
         ),
     ];
     for (flag, subcommands) in table {

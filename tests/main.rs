@@ -28,5 +28,6 @@ mod run_cli;
 mod run_external;
 mod search_agreement;
 mod solve_cli;
+mod split;
 mod state_space;
 mod write_errors;

@@ -110,7 +110,7 @@ fn auto_pdb_is_exact_and_admissible_on_large_boards() {
     for (rows, cols) in [(9, 9), (3, 30)] {
         for goal in [Goal::BlankLast, Goal::BlankFirst] {
             let geometry = Geometry::<C>::build(rows, cols, goal);
-            let built = heuristic::build_large(&pdb_auto(), &geometry).unwrap();
+            let built = heuristic::build(&pdb_auto(), &geometry).unwrap();
             let goal_cell = goal_cells(rows * cols, goal);
             for (i, len) in [20, 25, 30].into_iter().enumerate() {
                 let start = random_walk(rows, cols, goal, len, 7 + i as u64);
@@ -133,7 +133,7 @@ fn auto_pdb_is_exact_and_admissible_on_large_boards() {
                 let mut pos = b.clone();
                 for (k, m) in path.unwrap().iter().enumerate() {
                     let tiles: Vec<u16> = pos.tiles().iter().map(|&t| t as u16).collect();
-                    let h = built.estimate(&geometry.compact_tiles(&pos)) as usize;
+                    let h = built.estimate(&geometry, &geometry.compact_tiles(&pos)) as usize;
                     assert!(h <= d - k, "pdb {h} > exact {} on {rows} x {cols}", d - k);
                     assert!(h >= manhattan(&tiles, cols, &goal_cell));
                     assert!(pos.apply(*m));

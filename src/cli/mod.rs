@@ -9,6 +9,7 @@ mod predict;
 mod report;
 mod run;
 mod solve;
+mod split;
 mod values;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,10 @@ pub enum Command {
     /// Complete breadth-first search of a small board: positions per distance, the diameter,
     /// the antipodes and a heuristic's exact distribution.
     Census(census::CensusArgs),
+    /// One IDA* search split into pieces run as separate processes (Slurm tasks), resumable,
+    /// combined with exact per-iteration counts (docs/split.md).
+    #[command(subcommand)]
+    Split(split::SplitCommand),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -65,6 +70,7 @@ pub fn main() -> i32 {
         Command::Report(args) => report::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Census(args) => census::run(args),
+        Command::Split(cmd) => split::run(cmd),
     };
     match result {
         // Done, but a diagnostic was lost on the way (stderr full or closed): say so.

@@ -2,9 +2,10 @@
 //! incrementally inside the searches.
 //!
 //! A heuristic is a value of [`HeuristicKind`] (parsed from its command-line name); [`build`]
-//! turns it into [`Built`] tables for one board size and goal. The searches match on `Built`
-//! once per job and then run a loop monomorphised for that heuristic (via [`Heuristic`]), so no
-//! dynamic dispatch happens per node.
+//! turns it into [`Built`] tables for one board size and goal, of any capacity (the concrete
+//! type per capacity comes from [`Heuristics`]). The searches match on `Built` once per job
+//! ([`with_heuristic!`](crate::with_heuristic)) and then run a loop monomorphised for that
+//! heuristic (via [`Heuristic`]), so no dynamic dispatch happens per node.
 
 mod linear_conflict;
 mod manhattan;
@@ -17,7 +18,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::geometry::{Capacity, Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Small, Tiles};
+use crate::geometry::{
+    Capacity, Geometry, Large, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Small, TileInt,
+};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::{GridManhattan, Manhattan};
 pub use misplaced::Misplaced;
@@ -236,43 +239,119 @@ impl<C: Capacity> Heuristic<C> for Zero {
     }
 }
 
-/// A heuristic built for one geometry, ready for the searches.
+/// The heuristics' concrete types for one [`Capacity`]: table-driven ones up to 64 cells
+/// ([`Small`]), ones that compute from coordinates and group tables beyond ([`Large`]
+/// capacities), so that one [`Built`] and one [`with_heuristic!`] serve every board size.
+///
+/// [`Large`]: crate::geometry::Large
+pub trait Heuristics: Capacity {
+    /// Manhattan distance.
+    type Manhattan: Heuristic<Self, Memo = ()> + Clone + fmt::Debug + Send + Sync;
+    /// Linear conflict.
+    type LinearConflict: Heuristic<Self, Memo = ()> + Clone + fmt::Debug + Send + Sync;
+    /// Walking distance ([`Unavailable`] beyond 64 cells).
+    type WalkingDistance: Heuristic<Self, Memo: Send + Sync> + Clone + fmt::Debug + Send + Sync;
+    /// Additive pattern databases.
+    type Pdb: Heuristic<Self, Memo: Send + Sync> + Clone + fmt::Debug + Send + Sync;
+    /// Manhattan's tables for `g`.
+    fn manhattan(g: &Geometry<Self>) -> Self::Manhattan;
+    /// Linear conflict's tables for `g`.
+    fn linear_conflict(g: &Geometry<Self>) -> Self::LinearConflict;
+    /// Walking distance's tables for `g`, or why it does not exist for that board.
+    fn walking_distance(g: &Geometry<Self>) -> Result<Self::WalkingDistance, HeuristicError>;
+    /// The pattern databases of `spec` for `g` (built, loaded or shared).
+    fn pdb(spec: &PdbSpec, g: &Geometry<Self>) -> Result<Self::Pdb, HeuristicError>;
+}
+
+impl Heuristics for Small {
+    type Manhattan = Manhattan;
+    type LinearConflict = LinearConflict;
+    type WalkingDistance = WalkingDistance;
+    type Pdb = Pdb;
+    fn manhattan(g: &Geometry) -> Manhattan {
+        Manhattan::new(g)
+    }
+    fn linear_conflict(g: &Geometry) -> LinearConflict {
+        LinearConflict::new(g)
+    }
+    fn walking_distance(g: &Geometry) -> Result<WalkingDistance, HeuristicError> {
+        WalkingDistance::new(g)
+    }
+    fn pdb(spec: &PdbSpec, g: &Geometry) -> Result<Pdb, HeuristicError> {
+        Pdb::new(spec, g)
+    }
+}
+
+impl<T: TileInt, const N: usize> Heuristics for Large<T, N> {
+    type Manhattan = GridManhattan<Self>;
+    type LinearConflict = LinearConflict<Self, GridManhattan<Self>>;
+    type WalkingDistance = Unavailable;
+    type Pdb = pdb::large::LargePdb<Self>;
+    fn manhattan(g: &Geometry<Self>) -> Self::Manhattan {
+        GridManhattan::new(g)
+    }
+    fn linear_conflict(g: &Geometry<Self>) -> Self::LinearConflict {
+        LinearConflict::with_manhattan(g, GridManhattan::new(g))
+    }
+    fn walking_distance(g: &Geometry<Self>) -> Result<Unavailable, HeuristicError> {
+        Err(HeuristicError::NotForSize {
+            name: HeuristicKind::WalkingDistance.name(),
+            rows: g.rows,
+            cols: g.cols,
+            why: "walking distance takes boards of at most 16 cells".to_string(),
+        })
+    }
+    fn pdb(spec: &PdbSpec, g: &Geometry<Self>) -> Result<Self::Pdb, HeuristicError> {
+        pdb::large::LargePdb::new(spec, g)
+    }
+}
+
+/// A heuristic that does not exist for a capacity (no value of it can be made), so that
+/// [`Built`] keeps the same variants for every capacity.
+#[derive(Debug, Clone, Copy)]
+pub enum Unavailable {}
+
+impl<C: Capacity> Heuristic<C> for Unavailable {
+    type Memo = ();
+    fn init(&self, _: &C::Tiles) -> (u32, ()) {
+        match *self {}
+    }
+    fn update(&self, _: &C::Tiles, _: C::Tile, _: usize, _: usize, _: u32, _: ()) -> (u32, ()) {
+        match *self {}
+    }
+}
+
+/// A heuristic built for one geometry of capacity `C`, ready for the searches.
 ///
 /// The pattern-database variant is large (its per-tile lookup tables live inline): a `Built`
 /// is made once per job, and boxing it would add a pointer chase to every node's lookup.
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)]
-pub enum Built {
+pub enum Built<C: Heuristics = Small> {
     /// Always 0.
     Zero,
     /// Misplaced tiles.
-    Misplaced(Misplaced),
+    Misplaced(Misplaced<C>),
     /// Manhattan distance.
-    Manhattan(Manhattan),
+    Manhattan(C::Manhattan),
     /// Linear conflict.
-    LinearConflict(LinearConflict),
-    /// Walking distance.
-    WalkingDistance(WalkingDistance),
+    LinearConflict(C::LinearConflict),
+    /// Walking distance (boards of at most 16 cells).
+    WalkingDistance(C::WalkingDistance),
     /// Additive pattern databases.
-    Pdb(Pdb),
+    Pdb(C::Pdb),
 }
 
-impl Built {
+impl<C: Heuristics> Built<C> {
     /// The estimate of a compact position.
-    pub fn estimate(&self, _geometry: &Geometry, tiles: &Tiles) -> u32 {
-        match self {
-            Built::Zero => 0,
-            Built::Misplaced(h) => h.init(tiles).0,
-            Built::Manhattan(h) => h.init(tiles).0,
-            Built::LinearConflict(h) => h.init(tiles).0,
-            Built::WalkingDistance(h) => h.init(tiles).0,
-            Built::Pdb(h) => h.init(tiles).0,
-        }
+    pub fn estimate(&self, _geometry: &Geometry<C>, tiles: &C::Tiles) -> u32 {
+        crate::with_heuristic!(self, h => Heuristic::<C>::init(h, tiles).0)
     }
 }
 
-/// Calls `$body` with `$h` bound to the concrete heuristic inside a [`Built`]: the one place
-/// where a job's heuristic is dispatched, so that `$body` is monomorphised per heuristic.
+/// Calls `$body` with `$h` bound to the concrete heuristic inside a [`Built`] of any
+/// capacity: the one place where a job's heuristic is dispatched, so that `$body` is
+/// monomorphised per heuristic.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_heuristic {
@@ -306,87 +385,6 @@ macro_rules! with_heuristic {
     };
 }
 
-/// A heuristic built for a board of more than 64 cells (capacity `C`, see
-/// [`crate::geometry`]): misplaced, Manhattan, linear conflict and pattern databases
-/// ([`pdb::large`]); walking distance (16 cells at most) is refused by [`build_large`].
-#[derive(Debug, Clone)]
-pub enum LargeBuilt<C: Capacity> {
-    /// Always 0.
-    Zero,
-    /// Misplaced tiles.
-    Misplaced(Misplaced<C>),
-    /// Manhattan distance.
-    Manhattan(GridManhattan<C>),
-    /// Linear conflict.
-    LinearConflict(LinearConflict<C, GridManhattan<C>>),
-    /// Additive pattern databases.
-    Pdb(pdb::large::LargePdb<C>),
-}
-
-impl<C: Capacity> LargeBuilt<C> {
-    /// The estimate of a compact position.
-    pub fn estimate(&self, tiles: &C::Tiles) -> u32 {
-        crate::with_large_heuristic!(self, h => Heuristic::<C>::init(h, tiles).0)
-    }
-}
-
-/// [`with_heuristic!`] for a [`LargeBuilt`].
-#[macro_export]
-#[doc(hidden)]
-macro_rules! with_large_heuristic {
-    ($built:expr, $h:ident => $body:expr) => {
-        match $built {
-            $crate::heuristic::LargeBuilt::Zero => {
-                let $h = &$crate::heuristic::Zero;
-                $body
-            }
-            $crate::heuristic::LargeBuilt::Misplaced(x) => {
-                let $h = x;
-                $body
-            }
-            $crate::heuristic::LargeBuilt::Manhattan(x) => {
-                let $h = x;
-                $body
-            }
-            $crate::heuristic::LargeBuilt::LinearConflict(x) => {
-                let $h = x;
-                $body
-            }
-            $crate::heuristic::LargeBuilt::Pdb(x) => {
-                let $h = x;
-                $body
-            }
-        }
-    };
-}
-
-/// Builds the tables of `kind` for a board of more than 64 cells.
-pub fn build_large<C: Capacity>(
-    kind: &HeuristicKind,
-    geometry: &Geometry<C>,
-) -> Result<LargeBuilt<C>, HeuristicError> {
-    let too_large = |why: &str| HeuristicError::NotForSize {
-        name: kind.name(),
-        rows: geometry.rows,
-        cols: geometry.cols,
-        why: why.to_string(),
-    };
-    Ok(match kind {
-        HeuristicKind::None => LargeBuilt::Zero,
-        HeuristicKind::Misplaced => LargeBuilt::Misplaced(Misplaced::new(geometry)),
-        HeuristicKind::Manhattan => LargeBuilt::Manhattan(GridManhattan::new(geometry)),
-        HeuristicKind::LinearConflict => LargeBuilt::LinearConflict(
-            LinearConflict::with_manhattan(geometry, GridManhattan::new(geometry)),
-        ),
-        HeuristicKind::WalkingDistance => {
-            return Err(too_large(
-                "walking distance takes boards of at most 16 cells",
-            ));
-        }
-        HeuristicKind::Pdb(spec) => LargeBuilt::Pdb(pdb::large::LargePdb::new(spec, geometry)?),
-    })
-}
-
 /// Checks that `kind` exists for boards of `shape` of either capacity, by building it (a
 /// pattern database is loaded or built as [`build`] would). Boards too large for the exact
 /// searches pass: the search refuses them.
@@ -400,21 +398,24 @@ pub fn check_available(
         build(kind, &Geometry::new(rows, cols, goal)).map(drop)
     } else if cells <= MAX_LARGE_CELLS {
         crate::with_large_capacity!(cells, C => {
-            build_large(kind, &Geometry::<C>::build(rows, cols, goal)).map(drop)
+            build(kind, &Geometry::<C>::build(rows, cols, goal)).map(drop)
         })
     } else {
         Ok(())
     }
 }
 
-/// Builds the tables of `kind` for `geometry`.
-pub fn build(kind: &HeuristicKind, geometry: &Geometry) -> Result<Built, HeuristicError> {
+/// Builds the tables of `kind` for `geometry`, of any capacity.
+pub fn build<C: Heuristics>(
+    kind: &HeuristicKind,
+    geometry: &Geometry<C>,
+) -> Result<Built<C>, HeuristicError> {
     Ok(match kind {
         HeuristicKind::None => Built::Zero,
         HeuristicKind::Misplaced => Built::Misplaced(Misplaced::new(geometry)),
-        HeuristicKind::Manhattan => Built::Manhattan(Manhattan::new(geometry)),
-        HeuristicKind::LinearConflict => Built::LinearConflict(LinearConflict::new(geometry)),
-        HeuristicKind::WalkingDistance => Built::WalkingDistance(WalkingDistance::new(geometry)?),
-        HeuristicKind::Pdb(spec) => Built::Pdb(Pdb::new(spec, geometry)?),
+        HeuristicKind::Manhattan => Built::Manhattan(C::manhattan(geometry)),
+        HeuristicKind::LinearConflict => Built::LinearConflict(C::linear_conflict(geometry)),
+        HeuristicKind::WalkingDistance => Built::WalkingDistance(C::walking_distance(geometry)?),
+        HeuristicKind::Pdb(spec) => Built::Pdb(C::pdb(spec, geometry)?),
     })
 }

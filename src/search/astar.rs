@@ -20,12 +20,13 @@ use hashbrown::hash_table::Entry;
 
 use crate::board::Move;
 
-use crate::geometry::{Capacity, Geometry, Tiles};
-use crate::heuristic::{Built, Heuristic, LargeBuilt};
-use crate::{with_heuristic, with_large_heuristic, with_packed};
+use crate::geometry::{Capacity, Geometry};
+use crate::heuristic::{Built, Heuristic};
+use crate::with_heuristic;
 
 use super::implicit::{self, Links, Replay, korf_index};
 use super::packed::Packed;
+use super::storage::{PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status};
 
 /// One stored state: for the 4 x 4, 16 bytes.
@@ -202,32 +203,42 @@ impl BucketQueue {
 }
 
 /// Runs best-first search from `start` with the built heuristic, ordered by `priority`:
-/// A* (uniform-cost search with `Built::Zero`), weighted A* or greedy.
-pub(crate) fn run(
-    geometry: &Geometry,
-    start: &Tiles,
-    built: &Built,
-    limits: &Limits,
-    priority: Priority,
-) -> RawOutcome {
-    with_packed!(geometry.cells, P => with_heuristic!(built, h => {
-        run_ordered::<_, Explicit<P>, _>(geometry, start, h, limits, priority, Explicit::<P>(geometry.cells, std::marker::PhantomData))
-    }))
-}
-
-/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored
-/// implicitly (see [`super::implicit`]).
-pub(crate) fn run_large<C: Capacity>(
+/// A* (uniform-cost search with `Built::Zero`), weighted A* or greedy; states packed in the
+/// node up to 64 cells, implicit beyond (see [`Storage`]).
+pub(crate) fn run<C: Storage>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
-    built: &LargeBuilt<C>,
+    built: &Built<C>,
     limits: &Limits,
     priority: Priority,
 ) -> RawOutcome {
-    with_large_heuristic!(built, h => {
-        let positions = Implicit(Replay::new(geometry, start));
-        run_ordered::<C, Implicit<C>, _>(geometry, start, h, limits, priority, positions)
-    })
+    with_heuristic!(built, h => C::stored(geometry.cells, Job { geometry, start, h, limits, priority }))
+}
+
+/// One best-first search, waiting for its storage (see [`Storage`]).
+struct Job<'a, C: Capacity, H> {
+    geometry: &'a Geometry<C>,
+    start: &'a C::Tiles,
+    h: &'a H,
+    limits: &'a Limits,
+    priority: Priority,
+}
+
+impl<C: Storage, H: Heuristic<C>> PackedJob<C> for Job<'_, C, H> {
+    type Output = RawOutcome;
+    fn run<P: Packed<C>>(self) -> RawOutcome {
+        let positions = Explicit::<P>(self.geometry.cells, std::marker::PhantomData);
+        let (g, s, l) = (self.geometry, self.start, self.limits);
+        run_ordered::<C, Explicit<P>, _>(g, s, self.h, l, self.priority, positions)
+    }
+}
+
+impl<C: Storage, H: Heuristic<C>> StoredJob<C> for Job<'_, C, H> {
+    fn run_implicit(self) -> RawOutcome {
+        let positions = Implicit(Replay::new(self.geometry, self.start));
+        let (g, s, l) = (self.geometry, self.start, self.limits);
+        run_ordered::<C, Implicit<C>, _>(g, s, self.h, l, self.priority, positions)
+    }
 }
 
 /// Picks the open list (buckets for integer f, a heap otherwise) and the memo storage.

@@ -54,33 +54,43 @@ use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 
 use super::packed::Packed;
+use super::storage::{PackedJob, Storage};
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
 
-/// Runs BFS from `start`.
-pub(crate) fn run(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
-    let cells = geometry.cells;
-    if cells <= 16 {
-        run_nibbles(geometry, start, limits)
-    } else if cells <= 25 {
-        run_with::<_, u128>(geometry, start, limits)
-    } else if cells <= 40 {
-        run_with::<_, super::packed::Wide<5>>(geometry, start, limits)
-    } else {
-        run_with::<_, super::packed::Wide<8>>(geometry, start, limits)
-    }
-}
-
-/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored as
-/// they are.
-pub(crate) fn run_large<C: Capacity>(
+/// Runs BFS from `start`: the nibble path on boards of at most 16 cells, the packed one
+/// beyond (see [`Storage::packed`]).
+pub(crate) fn run<C: Storage>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     limits: &Limits,
-) -> RawOutcome
-where
-    C::Tiles: Packed<C>,
-{
-    run_with::<C, C::Tiles>(geometry, start, limits)
+) -> RawOutcome {
+    if let Some((g, t)) = C::small(geometry, start)
+        && g.cells <= 16
+    {
+        return run_nibbles(g, t, limits);
+    }
+    C::packed(
+        geometry.cells,
+        Job {
+            geometry,
+            start,
+            limits,
+        },
+    )
+}
+
+/// One BFS on more than 16 cells, waiting for its packed state type.
+struct Job<'a, C: Capacity> {
+    geometry: &'a Geometry<C>,
+    start: &'a C::Tiles,
+    limits: &'a Limits,
+}
+
+impl<C: Storage> PackedJob<C> for Job<'_, C> {
+    type Output = RawOutcome;
+    fn run<P: Packed<C>>(self) -> RawOutcome {
+        run_with::<C, P>(self.geometry, self.start, self.limits)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,11 +16,11 @@ use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 
 use crate::board::Move;
-use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
-use crate::with_packed;
+use crate::geometry::{Capacity, Geometry, TileInt};
 
 use super::implicit::{self, Links, Replay};
 use super::packed::Packed;
+use super::storage::{PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
 
 /// One direction's search: its nodes (in BFS order), their index, where its current layer
@@ -341,19 +341,41 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
 /// The most nodes an implicit side indexes (30-bit parent links).
 const MAX_LINK_NODES: usize = NO_PARENT as usize - 1;
 
-/// Runs bidirectional BFS from `start`.
-pub(crate) fn run(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcome {
-    with_packed!(geometry.cells, P => run_with::<_, PackedSide<_, P>>(geometry, start, limits))
-}
-
-/// [`run`] on a board of more than 64 cells (capacity `C`), whose positions are stored
-/// implicitly.
-pub(crate) fn run_large<C: Capacity>(
+/// Runs bidirectional BFS from `start`; each side stores its states packed up to 64 cells,
+/// implicitly beyond (see [`Storage::stored`]).
+pub(crate) fn run<C: Storage>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     limits: &Limits,
 ) -> RawOutcome {
-    run_with::<C, LinkSide<C>>(geometry, start, limits)
+    C::stored(
+        geometry.cells,
+        Job {
+            geometry,
+            start,
+            limits,
+        },
+    )
+}
+
+/// One bidirectional BFS, waiting for its storage.
+struct Job<'a, C: Capacity> {
+    geometry: &'a Geometry<C>,
+    start: &'a C::Tiles,
+    limits: &'a Limits,
+}
+
+impl<C: Storage> PackedJob<C> for Job<'_, C> {
+    type Output = RawOutcome;
+    fn run<P: Packed<C>>(self) -> RawOutcome {
+        run_with::<C, PackedSide<C, P>>(self.geometry, self.start, self.limits)
+    }
+}
+
+impl<C: Storage> StoredJob<C> for Job<'_, C> {
+    fn run_implicit(self) -> RawOutcome {
+        run_with::<C, LinkSide<C>>(self.geometry, self.start, self.limits)
+    }
 }
 
 fn run_with<C: Capacity, S: Side<C>>(

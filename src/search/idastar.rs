@@ -12,10 +12,11 @@
 use std::time::Duration;
 
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
-use crate::heuristic::{Built, Heuristic, LargeBuilt};
-use crate::{with_heuristic, with_large_heuristic};
+use crate::heuristic::{Built, Heuristic};
+use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
+use super::storage::Storage;
 use super::{
     Budget, IterationCount, Limits, RawOutcome, SearchStats, Status, moves_between_blanks,
 };
@@ -112,47 +113,7 @@ impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Ida<'a, C, H, WEIGH
             self.path.push(C::Tile::from_index(blank));
             return true;
         }
-        self.expanded += 1;
-        let child_depth = u64::from(g) + 2;
-        if child_depth > self.max_depth {
-            self.max_depth = child_depth;
-        }
-        let n = usize::from(self.geometry.neighbour_count[C::cell(blank)]);
-        for k in 0..n {
-            let next = self.geometry.neighbours[C::cell(blank)][k].into();
-            if next == parent {
-                continue;
-            }
-            let Some(child_state) = self.child_state(state, blank, k) else {
-                continue;
-            };
-            self.generated += 1;
-            if self.generated >= self.budget.next_check
-                && let Some(s) = self.budget.check(self.generated)
-            {
-                self.stopped = Some(s);
-                return true;
-            }
-            let tile = self.tiles[C::cell(next)];
-            self.tiles[C::cell(blank)] = tile;
-            self.tiles[C::cell(next)] = C::Tile::default();
-            // The child is pruned if its h exceeds `limit` (only an exact value below it
-            // matters, see `Heuristic::update_within`).
-            let limit = if WEIGHTED {
-                u32::MAX
-            } else {
-                self.bound.saturating_sub(g + 1)
-            };
-            let (h2, memo2) =
-                self.heuristic
-                    .update_within(&self.tiles, tile, next, blank, h, memo, limit);
-            if self.descend(blank, next, child_state, g, h2, memo2) {
-                return true;
-            }
-            self.tiles[C::cell(next)] = tile;
-            self.tiles[C::cell(blank)] = C::Tile::default();
-        }
-        false
+        expand(self, blank, parent, state, g, h, memo)
     }
 
     /// The child on `next` (already moved there, estimate `h2`): pruned against the bound
@@ -184,42 +145,245 @@ impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Ida<'a, C, H, WEIGH
     }
 }
 
+/// What an IDA* walk does with a child that passed the limits: the search descends into it
+/// ([`Ida`]), the parallel search's split walk also stops at its depth. Both share
+/// [`expand`], IDA*'s one child loop.
+pub(super) trait Walk<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
+    /// The search state the walk moves through.
+    fn ida(&mut self) -> &mut Ida<'a, C, H, WEIGHTED>;
+    /// The child's estimate above which only that it exceeds matters (see
+    /// [`Heuristic::update_within`]), for a child `g + 1` moves deep.
+    fn limit(ida: &Ida<'a, C, H, WEIGHTED>, g: u32) -> u32;
+    /// The child on `next` (already moved there, estimate `h2`, automaton state `state`) of
+    /// the node on `blank`, `g` moves deep: pruned against the bound or walked. Returns
+    /// `true` when the walk must unwind.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool;
+}
+
+impl<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Walk<'a, C, H, WEIGHTED>
+    for Ida<'a, C, H, WEIGHTED>
+{
+    #[inline(always)]
+    fn ida(&mut self) -> &mut Ida<'a, C, H, WEIGHTED> {
+        self
+    }
+    #[inline(always)]
+    fn limit(ida: &Ida<'a, C, H, WEIGHTED>, g: u32) -> u32 {
+        // The child is pruned if its h exceeds this (only an exact value below it matters).
+        if WEIGHTED {
+            u32::MAX
+        } else {
+            ida.bound.saturating_sub(g + 1)
+        }
+    }
+    #[inline(always)]
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool {
+        Ida::descend(self, blank, next, state, g, h2, memo2)
+    }
+}
+
+/// IDA*'s child loop, once for every walk: expands the node on `blank` (`g` moves deep,
+/// estimate `h`, arrived from `parent`, automaton state `state`): its children in Korf's
+/// order, without the move back and those the automaton rejects, each counted as generated
+/// (the limits checked as it is), moved to in place, estimated, handed to
+/// [`Walk::descend`] and moved back. Returns `true` when the walk must unwind.
+#[inline(always)]
+pub(super) fn expand<'a, C, H, const WEIGHTED: bool, K>(
+    walk: &mut K,
+    blank: usize,
+    parent: usize,
+    state: u32,
+    g: u32,
+    h: u32,
+    memo: H::Memo,
+) -> bool
+where
+    C: Capacity,
+    H: Heuristic<C> + 'a,
+    K: Walk<'a, C, H, WEIGHTED>,
+{
+    let ida = walk.ida();
+    ida.expanded += 1;
+    let child_depth = u64::from(g) + 2;
+    if child_depth > ida.max_depth {
+        ida.max_depth = child_depth;
+    }
+    let n = usize::from(ida.geometry.neighbour_count[C::cell(blank)]);
+    for k in 0..n {
+        let ida = walk.ida();
+        let next = ida.geometry.neighbours[C::cell(blank)][k].into();
+        if next == parent {
+            continue;
+        }
+        let Some(child_state) = ida.child_state(state, blank, k) else {
+            continue;
+        };
+        ida.generated += 1;
+        if ida.generated >= ida.budget.next_check
+            && let Some(s) = ida.budget.check(ida.generated)
+        {
+            ida.stopped = Some(s);
+            return true;
+        }
+        let tile = ida.tiles[C::cell(next)];
+        ida.tiles[C::cell(blank)] = tile;
+        ida.tiles[C::cell(next)] = C::Tile::default();
+        let limit = K::limit(ida, g);
+        let (h2, memo2) = ida
+            .heuristic
+            .update_within(&ida.tiles, tile, next, blank, h, memo, limit);
+        if walk.descend(blank, next, child_state, g, h2, memo2) {
+            return true;
+        }
+        let ida = walk.ida();
+        ida.tiles[C::cell(next)] = tile;
+        ida.tiles[C::cell(blank)] = C::Tile::default();
+    }
+    false
+}
+
 /// Runs IDA* from `start` with the built heuristic; with `weight` (in hundredths) weighted
-/// IDA*, whose f = g + W h makes solutions at most W times longer than optimal.
-pub(crate) fn run(
-    geometry: &Geometry,
-    start: &Tiles,
-    built: &Built,
+/// IDA*, whose f = g + W h makes solutions at most W times longer than optimal. Plain IDA* +
+/// Manhattan on the 4 x 4 runs the [`Manhattan4x4`] kernel.
+pub(crate) fn run<C: Storage>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &Built<C>,
     limits: &Limits,
     weight: Option<u32>,
     automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
     if weight.is_none()
         && automaton.is_none()
-        && (geometry.rows, geometry.cols) == (4, 4)
-        && let Built::Manhattan(h) = built
+        && let Some((g, t)) = C::small(geometry, start)
+        && (g.rows, g.cols) == (4, 4)
+        && let Some(Built::Manhattan(h)) = C::small_heuristic(built)
     {
-        return run_manhattan_4x4(geometry, start, h, limits);
+        return run_manhattan_4x4(g, t, h, limits);
     }
     with_heuristic!(built, h => match weight {
-        None => run_with::<_, _, false>(geometry, start, h, limits, 100, automaton),
-        Some(w) => run_with::<_, _, true>(geometry, start, h, limits, w, automaton),
-    })
-}
-
-/// [`run`] on a board of more than 64 cells (capacity `C`).
-pub(crate) fn run_large<C: Capacity>(
-    geometry: &Geometry<C>,
-    start: &C::Tiles,
-    built: &LargeBuilt<C>,
-    limits: &Limits,
-    weight: Option<u32>,
-    automaton: Option<&MoveAutomaton>,
-) -> RawOutcome {
-    with_large_heuristic!(built, h => match weight {
         None => run_with::<C, _, false>(geometry, start, h, limits, 100, automaton),
         Some(w) => run_with::<C, _, true>(geometry, start, h, limits, w, automaton),
     })
+}
+
+/// One IDA* search as its iteration driver ([`drive`]) sees it: the generic serial search,
+/// the 4 x 4 kernel and the parallel search.
+pub(super) trait Iterations {
+    /// Nodes expanded and generated so far.
+    fn counts(&self) -> (u64, u64);
+    /// The current f-bound.
+    fn bound(&self) -> u32;
+    /// Searches one iteration with the current bound: `true` when the search must stop (the
+    /// goal found, or a limit reached: then [`Iterations::stopped`] names it).
+    fn iterate(&mut self) -> bool;
+    /// The limit that stopped the search, `None` if it found the goal.
+    fn stopped(&self) -> Option<Status>;
+    /// Moves to the next bound; `false` when there is none (the tree is exhausted, which
+    /// cannot happen on a solvable board).
+    fn advance(&mut self) -> bool;
+    /// The limits' check between two iterations.
+    fn between(&mut self) -> Option<Status>;
+}
+
+/// How [`drive`] ended: the status, the iterations run and each one's counts.
+pub(super) struct Driven {
+    pub(super) status: Status,
+    pub(super) iterations: u32,
+    pub(super) per_iteration: Vec<IterationCount>,
+}
+
+/// IDA*'s iteration driver, once for every search: iterations of increasing bound until one
+/// finds the goal or a limit stops the search, each one's counts recorded (its generated
+/// count includes the root, which the run counts once).
+pub(super) fn drive(search: &mut impl Iterations) -> Driven {
+    let mut iterations = 0u32;
+    let mut per_iteration = Vec::new();
+    let status = loop {
+        iterations += 1;
+        let (expanded0, generated0) = search.counts();
+        let done = search.iterate();
+        let (expanded, generated) = search.counts();
+        per_iteration.push(IterationCount {
+            bound: search.bound(),
+            expanded: expanded - expanded0,
+            generated: generated - generated0 + 1,
+            complete: !done,
+        });
+        if done {
+            break search.stopped().unwrap_or(Status::Solved);
+        }
+        if !search.advance() {
+            // Cannot happen on a solvable board; treat as exhausted.
+            break Status::NodeLimit;
+        }
+        if let Some(s) = search.between() {
+            break s;
+        }
+    };
+    Driven {
+        status,
+        iterations,
+        per_iteration,
+    }
+}
+
+/// The generic serial search from its root (blank on `blank`, estimate `h0` and `memo0`).
+struct Serial<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
+    ida: Ida<'a, C, H, WEIGHTED>,
+    blank: usize,
+    h0: u32,
+    memo0: H::Memo,
+}
+
+impl<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Iterations for Serial<'_, C, H, WEIGHTED> {
+    fn counts(&self) -> (u64, u64) {
+        (self.ida.expanded, self.ida.generated)
+    }
+    fn bound(&self) -> u32 {
+        self.ida.bound
+    }
+    fn iterate(&mut self) -> bool {
+        self.ida.next_bound = u32::MAX;
+        let (blank, h0, memo0) = (self.blank, self.h0, self.memo0);
+        self.ida
+            .probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0)
+    }
+    fn stopped(&self) -> Option<Status> {
+        self.ida.stopped
+    }
+    fn advance(&mut self) -> bool {
+        if self.ida.next_bound == u32::MAX {
+            return false;
+        }
+        self.ida.bound = self.ida.next_bound;
+        true
+    }
+    fn between(&mut self) -> Option<Status> {
+        let ida = &mut self.ida;
+        if ida.generated >= ida.budget.next_check {
+            ida.budget.check(ida.generated)
+        } else {
+            None
+        }
+    }
 }
 
 fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
@@ -235,34 +399,19 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
     let budget = Budget::new(limits);
     let mut ida = Ida::<C, H, WEIGHTED>::new(geometry, heuristic, start, budget, weight, automaton);
     ida.bound = ida.f(0, h0);
-    let mut iterations = 0u32;
     ida.generated = 1; // the root, counted once for the whole run (Korf's convention)
-    let mut per_iteration = Vec::new();
-    let status = loop {
-        iterations += 1;
-        ida.next_bound = u32::MAX;
-        let (expanded0, generated0) = (ida.expanded, ida.generated);
-        let done = ida.probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0);
-        per_iteration.push(IterationCount {
-            bound: ida.bound,
-            expanded: ida.expanded - expanded0,
-            generated: ida.generated - generated0 + 1,
-            complete: !done,
-        });
-        if done {
-            break ida.stopped.unwrap_or(Status::Solved);
-        }
-        if ida.next_bound == u32::MAX {
-            // Cannot happen on a solvable board; treat as exhausted.
-            break Status::NodeLimit;
-        }
-        ida.bound = ida.next_bound;
-        if ida.generated >= ida.budget.next_check
-            && let Some(s) = ida.budget.check(ida.generated)
-        {
-            break s;
-        }
+    let mut search = Serial {
+        ida,
+        blank,
+        h0,
+        memo0,
     };
+    let Driven {
+        status,
+        iterations,
+        per_iteration,
+    } = drive(&mut search);
+    let ida = search.ida;
     let moves = (status == Status::Solved).then(|| {
         let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| b.into()).collect();
         moves_between_blanks(geometry, &blanks)
@@ -317,6 +466,10 @@ struct Manhattan4x4 {
     root: [u32; 16],
     /// The goal's position.
     goal: u64,
+    /// The root's position, its blank's cell and its Manhattan distance.
+    start: u64,
+    root_blank: usize,
+    h0: u32,
     bound: u32,
     generated: u64,
     expanded: u64,
@@ -359,13 +512,23 @@ fn pack_moves(geometry: &Geometry, cell: usize, skip: usize) -> u32 {
 }
 
 impl Manhattan4x4 {
-    fn new(geometry: &Geometry, h: &crate::heuristic::Manhattan, budget: Budget) -> Self {
+    /// The kernel's tables for `geometry`, the search from `start` (bound its distance).
+    fn new(
+        geometry: &Geometry,
+        h: &crate::heuristic::Manhattan,
+        start: &Tiles,
+        budget: Budget,
+    ) -> Self {
+        let (h0, ()) = h.init(start);
         let mut k = Manhattan4x4 {
             cost: [0; 4096],
             children: [0; 256],
             root: [0; 16],
             goal: 0,
-            bound: 0,
+            start: (0..16).fold(0u64, |acc, c| acc | u64::from(start[c]) << (4 * c)),
+            root_blank: geometry.blank_of(start),
+            h0,
+            bound: h0,
             generated: 1, // the root, counted once for the whole run (Korf's convention)
             expanded: 0,
             max_depth: 1,
@@ -394,7 +557,7 @@ impl Manhattan4x4 {
 
     /// One iteration from the root `root` (blank on `blank`, Manhattan `h0 <= bound`):
     /// `true` when the search must stop (goal found, path collected, or a limit reached).
-    fn iterate(&mut self, root: u64, blank: usize, h0: u32) -> bool {
+    fn iteration(&mut self, root: u64, blank: usize, h0: u32) -> bool {
         if root == self.goal {
             self.path.push(blank as u8);
             return true;
@@ -488,7 +651,7 @@ impl Manhattan4x4 {
     }
 }
 
-/// Why [`Manhattan4x4::iterate`]'s inner loop stopped.
+/// Why [`Manhattan4x4::iteration`]'s inner loop stopped.
 enum Exit {
     /// The iteration is complete.
     Done,
@@ -501,6 +664,33 @@ enum Exit {
 /// No cell: the root's parent.
 const NO_PARENT: usize = 16;
 
+impl Iterations for Manhattan4x4 {
+    fn counts(&self) -> (u64, u64) {
+        (self.expanded, self.generated)
+    }
+    fn bound(&self) -> u32 {
+        self.bound
+    }
+    fn iterate(&mut self) -> bool {
+        self.iteration(self.start, self.root_blank, self.h0)
+    }
+    fn stopped(&self) -> Option<Status> {
+        self.stopped
+    }
+    fn advance(&mut self) -> bool {
+        // Every pruned child had f = bound + 2 (see `Manhattan4x4`).
+        self.bound += 2;
+        true
+    }
+    fn between(&mut self) -> Option<Status> {
+        if self.generated >= self.budget.next_check {
+            self.budget.check(self.generated)
+        } else {
+            None
+        }
+    }
+}
+
 /// [`run`] for IDA* + Manhattan on the 4 x 4 (see [`Manhattan4x4`]).
 fn run_manhattan_4x4(
     geometry: &Geometry,
@@ -508,34 +698,12 @@ fn run_manhattan_4x4(
     h: &crate::heuristic::Manhattan,
     limits: &Limits,
 ) -> RawOutcome {
-    let (h0, ()) = h.init(start);
-    let blank = geometry.blank_of(start);
-    let state = (0..16).fold(0u64, |acc, c| acc | u64::from(start[c]) << (4 * c));
-    let mut k = Manhattan4x4::new(geometry, h, Budget::new(limits));
-    k.bound = h0;
-    let mut iterations = 0u32;
-    let mut per_iteration = Vec::new();
-    let status = loop {
-        iterations += 1;
-        let (expanded0, generated0) = (k.expanded, k.generated);
-        let done = k.iterate(state, blank, h0);
-        per_iteration.push(IterationCount {
-            bound: k.bound,
-            expanded: k.expanded - expanded0,
-            generated: k.generated - generated0 + 1,
-            complete: !done,
-        });
-        if done {
-            break k.stopped.unwrap_or(Status::Solved);
-        }
-        // Every pruned child had f = bound + 2 (see `Manhattan4x4`).
-        k.bound += 2;
-        if k.generated >= k.budget.next_check
-            && let Some(s) = k.budget.check(k.generated)
-        {
-            break s;
-        }
-    };
+    let mut k = Manhattan4x4::new(geometry, h, start, Budget::new(limits));
+    let Driven {
+        status,
+        iterations,
+        per_iteration,
+    } = drive(&mut k);
     let moves = (status == Status::Solved).then(|| {
         let blanks: Vec<usize> = k.path.iter().map(|&b| usize::from(b)).collect();
         moves_between_blanks(geometry, &blanks)

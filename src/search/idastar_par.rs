@@ -21,12 +21,13 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
-use crate::heuristic::{Built, Heuristic, LargeBuilt};
-use crate::{with_heuristic, with_large_heuristic};
+use crate::geometry::{Capacity, Geometry, TileInt};
+use crate::heuristic::{Built, Heuristic};
+use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
-use super::idastar::Ida;
+use super::idastar::{Driven, Ida, Iterations, Walk, drive, expand};
+use super::storage::Storage;
 use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
 
 /// The split aims for at least this many tasks per worker thread.
@@ -65,10 +66,10 @@ struct TaskResult<T> {
 }
 
 /// Runs parallel IDA* from `start` on the current rayon pool.
-pub(crate) fn run(
-    geometry: &Geometry,
-    start: &Tiles,
-    built: &Built,
+pub(crate) fn run<C: Storage>(
+    geometry: &Geometry<C>,
+    start: &C::Tiles,
+    built: &Built<C>,
     limits: &Limits,
     automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
@@ -117,41 +118,38 @@ impl<C: Capacity, H: Heuristic<C>> Splitter<'_, '_, C, H> {
             });
             return false;
         }
-        ida.expanded += 1;
-        ida.max_depth = ida.max_depth.max(u64::from(g) + 2);
         self.prefix[g as usize] = C::Tile::from_index(blank);
-        let n = usize::from(ida.geometry.neighbour_count[C::cell(blank)]);
-        for k in 0..n {
-            let ida = &mut *self.ida;
-            let next = ida.geometry.neighbours[C::cell(blank)][k].into();
-            if next == parent {
-                continue;
-            }
-            let Some(child_state) = ida.child_state(state, blank, k) else {
-                continue;
-            };
-            ida.generated += 1;
-            if ida.generated >= ida.budget.next_check
-                && let Some(s) = ida.budget.check(ida.generated)
-            {
-                ida.stopped = Some(s);
-                return true;
-            }
-            let tile = ida.tiles[C::cell(next)];
-            ida.tiles[C::cell(blank)] = tile;
-            ida.tiles[C::cell(next)] = C::Tile::default();
-            let (h2, memo2) = ida.heuristic.update(&ida.tiles, tile, next, blank, h, memo);
-            let f2 = g + 1 + h2;
-            if f2 > ida.bound {
-                ida.next_bound = ida.next_bound.min(f2);
-            } else if self.walk(next, blank, child_state, g + 1, h2, memo2) {
-                return true;
-            }
-            let ida = &mut *self.ida;
-            ida.tiles[C::cell(next)] = tile;
-            ida.tiles[C::cell(blank)] = C::Tile::default();
+        expand(self, blank, parent, state, g, h, memo)
+    }
+}
+
+impl<'a, C: Capacity, H: Heuristic<C>> Walk<'a, C, H, false> for Splitter<'_, 'a, C, H> {
+    #[inline(always)]
+    fn ida(&mut self) -> &mut Ida<'a, C, H, false> {
+        self.ida
+    }
+    /// The exact estimate of every child (what the split walk always computed).
+    #[inline(always)]
+    fn limit(_: &Ida<'a, C, H, false>, _: u32) -> u32 {
+        u32::MAX
+    }
+    fn descend(
+        &mut self,
+        blank: usize,
+        next: usize,
+        state: u32,
+        g: u32,
+        h2: u32,
+        memo2: H::Memo,
+    ) -> bool {
+        let ida = &mut *self.ida;
+        let f2 = g + 1 + h2;
+        if f2 > ida.bound {
+            ida.next_bound = ida.next_bound.min(f2);
+            false
+        } else {
+            self.walk(next, blank, state, g + 1, h2, memo2)
         }
-        false
     }
 }
 
@@ -250,15 +248,110 @@ fn search_task<C: Capacity, H: Heuristic<C>>(
     }
 }
 
-/// [`run`] on a board of more than 64 cells (capacity `C`).
-pub(crate) fn run_large<C: Capacity>(
-    geometry: &Geometry<C>,
-    start: &C::Tiles,
-    built: &LargeBuilt<C>,
-    limits: &Limits,
-    automaton: Option<&MoveAutomaton>,
-) -> RawOutcome {
-    with_large_heuristic!(built, h => run_with::<C, _>(geometry, start, h, limits, automaton))
+/// A parallel search as the iteration driver ([`drive`]) sees it: each iteration split at a
+/// shallow depth by the serial `driver`, its tasks searched by the pool, their counts summed
+/// here.
+struct Parallel<'a, C: Capacity, H: Heuristic<C>> {
+    driver: Ida<'a, C, H, false>,
+    start: &'a C::Tiles,
+    root_blank: usize,
+    h0: u32,
+    memo0: H::Memo,
+    /// Tasks wanted per iteration.
+    target: usize,
+    shared: Arc<Shared>,
+    caller: std::thread::ThreadId,
+    /// The tasks' counts, summed over the iterations.
+    generated: u64,
+    expanded: u64,
+    max_depth: u64,
+    helper_cpu: Duration,
+    /// The limit that stopped the search, if one did.
+    stopped: Option<Status>,
+    /// The blank's cells from the root to the goal, once found.
+    solution: Option<Vec<C::Tile>>,
+}
+
+impl<C: Capacity, H: Heuristic<C> + Sync> Iterations for Parallel<'_, C, H>
+where
+    H::Memo: Send + Sync,
+{
+    fn counts(&self) -> (u64, u64) {
+        (
+            self.driver.expanded + self.expanded,
+            self.driver.generated + self.generated,
+        )
+    }
+    fn bound(&self) -> u32 {
+        self.driver.bound
+    }
+    fn iterate(&mut self) -> bool {
+        let driver = &mut self.driver;
+        let (tasks, found) = split_iteration(
+            driver,
+            self.start,
+            self.root_blank,
+            self.h0,
+            self.memo0,
+            self.target,
+        );
+        if let Some(s) = driver.stopped {
+            self.stopped = Some(s);
+            return true;
+        }
+        if found.is_some() {
+            self.solution = found;
+            return true;
+        }
+        // Search the tasks (the walk's unused nodes go back to the shared limit first).
+        driver.budget.finish(driver.generated);
+        let (bound, shared, caller) = (driver.bound, &self.shared, self.caller);
+        let (geometry, heuristic, automaton) =
+            (driver.geometry, driver.heuristic, driver.automaton);
+        let budget = &driver.budget;
+        let results: Vec<TaskResult<C::Tile>> = tasks
+            .par_iter()
+            .map(|task| {
+                let budget = budget.worker(shared);
+                search_task(
+                    geometry, heuristic, automaton, task, bound, budget, shared, caller,
+                )
+            })
+            .collect();
+        let mut stopped = None;
+        for r in &results {
+            self.generated += r.generated;
+            self.expanded += r.expanded;
+            self.max_depth = self.max_depth.max(r.max_depth);
+            self.helper_cpu += r.helper_cpu;
+            self.driver.next_bound = self.driver.next_bound.min(r.next_bound);
+            if self.solution.is_none() && r.path.is_some() {
+                self.solution.clone_from(&r.path);
+            }
+            // The worker that hit a limit names it; the others were only cancelled.
+            if stopped.is_none() || stopped == Some(Status::Cancelled) {
+                stopped = r.stopped.or(stopped);
+            }
+        }
+        if self.solution.is_some() {
+            return true;
+        }
+        self.stopped = stopped;
+        stopped.is_some()
+    }
+    fn stopped(&self) -> Option<Status> {
+        self.stopped
+    }
+    fn advance(&mut self) -> bool {
+        if self.driver.next_bound == u32::MAX {
+            return false;
+        }
+        self.driver.bound = self.driver.next_bound;
+        true
+    }
+    fn between(&mut self) -> Option<Status> {
+        self.driver.budget.check(self.driver.generated)
+    }
 }
 
 fn run_with<C: Capacity, H: Heuristic<C> + Sync>(
@@ -272,86 +365,49 @@ where
     H::Memo: Send + Sync,
 {
     let (h0, memo0) = heuristic.init(start);
-    let root_blank = geometry.blank_of(start);
     let shared = Arc::new(Shared::default());
     let budget = Budget::new(limits);
     let mut driver = Ida::<C, H, false>::new(geometry, heuristic, start, budget, 100, automaton);
     driver.budget = driver.budget.worker(&shared);
     driver.bound = h0;
     driver.generated = 1; // the root, once for the whole run
-    let caller = std::thread::current().id();
-    let target = TASKS_PER_THREAD * rayon::current_num_threads();
-    let (mut generated, mut expanded, mut max_depth) = (0u64, 0u64, 1u64);
-    let mut helper_cpu = Duration::ZERO;
-    let mut iterations = 0u32;
-    let mut solution: Option<Vec<C::Tile>> = None;
-    let status = 'run: loop {
-        iterations += 1;
-        let mut split = split_iteration(&mut driver, start, root_blank, h0, memo0, target);
-        if let Some(s) = driver.stopped {
-            break s;
-        }
-        if let Some(path) = split.1.take() {
-            solution = Some(path);
-            break Status::Solved;
-        }
-        // Search the tasks (the walk's unused nodes go back to the shared limit first).
-        driver.budget.finish(driver.generated);
-        let bound = driver.bound;
-        let results: Vec<TaskResult<C::Tile>> = split
-            .0
-            .par_iter()
-            .map(|task| {
-                let budget = driver.budget.worker(&shared);
-                search_task(
-                    geometry, heuristic, automaton, task, bound, budget, &shared, caller,
-                )
-            })
-            .collect();
-        let mut stopped = None;
-        for r in &results {
-            generated += r.generated;
-            expanded += r.expanded;
-            max_depth = max_depth.max(r.max_depth);
-            helper_cpu += r.helper_cpu;
-            driver.next_bound = driver.next_bound.min(r.next_bound);
-            if solution.is_none() && r.path.is_some() {
-                solution.clone_from(&r.path);
-            }
-            // The worker that hit a limit names it; the others were only cancelled.
-            if stopped.is_none() || stopped == Some(Status::Cancelled) {
-                stopped = r.stopped.or(stopped);
-            }
-        }
-        if solution.is_some() {
-            break Status::Solved;
-        }
-        if let Some(s) = stopped {
-            break s;
-        }
-        if driver.next_bound == u32::MAX {
-            break 'run Status::NodeLimit; // cannot happen on a solvable board
-        }
-        driver.bound = driver.next_bound;
-        if let Some(s) = driver.budget.check(driver.generated) {
-            break s;
-        }
+    let mut search = Parallel {
+        driver,
+        start,
+        root_blank: geometry.blank_of(start),
+        h0,
+        memo0,
+        target: TASKS_PER_THREAD * rayon::current_num_threads(),
+        shared,
+        caller: std::thread::current().id(),
+        generated: 0,
+        expanded: 0,
+        max_depth: 1,
+        helper_cpu: Duration::ZERO,
+        stopped: None,
+        solution: None,
     };
-    let moves = solution.map(|blanks| {
+    // The per-iteration counts of a parallel search depend on the scheduling in its last
+    // iteration: not reported.
+    let Driven {
+        status, iterations, ..
+    } = drive(&mut search);
+    let moves = search.solution.map(|blanks| {
         let blanks: Vec<usize> = blanks.into_iter().map(Into::into).collect();
         moves_between_blanks(geometry, &blanks)
     });
+    let driver = &search.driver;
     RawOutcome {
         status,
         moves,
         per_iteration: Vec::new(),
         stats: SearchStats {
-            expanded: driver.expanded + expanded,
-            generated: driver.generated + generated,
-            stored_peak: driver.max_depth.max(max_depth),
+            expanded: driver.expanded + search.expanded,
+            generated: driver.generated + search.generated,
+            stored_peak: driver.max_depth.max(search.max_depth),
             memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<C::Tiles>()) as u64,
             iterations: Some(iterations),
-            helper_cpu,
+            helper_cpu: search.helper_cpu,
             lower_bound: (status != Status::Solved).then_some(driver.bound),
         },
     }

@@ -18,9 +18,10 @@
 //! # Layout
 //! [`registry`](ALGORITHMS) names the algorithms (one table), `limits` holds the user's
 //! [`Limits`], the [`Status`] a search ends with and the inner loops' `Budget`, `stats` the
-//! [`SearchStats`]. `solve` validates, dispatches once per job on (algorithm, heuristic, board size) into
-//! monomorphic inner loops (`idastar`, `astar`, `bfs`), then replays the solution on the start
-//! board before returning it.
+//! [`SearchStats`], `storage` how a capacity's states are stored. `solve` validates, dispatches
+//! once per job on the board's capacity, then (`search`) on the algorithm and heuristic into
+//! monomorphic inner loops (`idastar`, `astar`, `bfs`, ...), then replays the solution on the
+//! start board before returning it.
 
 mod astar;
 mod bfs;
@@ -33,21 +34,24 @@ mod limits;
 pub mod packed;
 mod registry;
 mod stats;
+mod storage;
+pub mod subtree;
 
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::board::{Board, BoardError, Goal, Move};
-use crate::geometry::Capacity;
+use crate::geometry::{Capacity, Small};
 pub use crate::geometry::{Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Tiles};
-use crate::heuristic::{self, HeuristicError, HeuristicKind};
+use crate::heuristic::{self, Built, HeuristicError, HeuristicKind};
 pub(crate) use limits::{Budget, Shared};
 pub use limits::{Limits, MAX_STORED_DEPTH, Status};
 pub use registry::{
     ALGORITHMS, Algorithm, AlgorithmEntry, Form, Weight, algorithm_help, algorithm_names,
 };
 pub use stats::{IterationCount, SearchStats, thread_cpu_time};
+use storage::Storage;
 
 /// The result of one [`solve`] call.
 #[derive(Debug, Clone)]
@@ -171,10 +175,10 @@ pub fn solve(
         heuristic
     };
     let searched = if board.cells() <= MAX_EXACT_CELLS {
-        search_small(board, goal, algorithm, kind, limits)?
+        search::<Small>(board, goal, algorithm, kind, limits)?
     } else {
         crate::with_large_capacity!(board.cells(), C => {
-            search_large::<C>(board, goal, algorithm, kind, limits)?
+            search::<C>(board, goal, algorithm, kind, limits)?
         })
     };
     let Searched {
@@ -201,7 +205,7 @@ pub fn solve(
     })
 }
 
-/// What [`search_small`] and [`search_large`] return: the search's outcome before the replay
+/// What [`search`] returns: the search's outcome before the replay
 /// check, the heuristic's estimate of the start and the two timings.
 struct Searched {
     raw: RawOutcome,
@@ -219,15 +223,16 @@ fn automaton(algorithm: Algorithm) -> Option<&'static duplicates::MoveAutomaton>
     .then(duplicates::MoveAutomaton::shared)
 }
 
-/// Runs an exact search on a board of at most 64 cells (the packed, table-driven path).
-fn search_small(
+/// Runs an exact search on a board of capacity `C` (see [`crate::geometry`]): the
+/// heuristic built, the algorithm dispatched once, the search timed.
+fn search<C: Storage>(
     board: &Board,
     goal: Goal,
     algorithm: Algorithm,
     kind: &HeuristicKind,
     limits: &Limits,
 ) -> Result<Searched, SolveError> {
-    let geometry = Geometry::new(board.rows(), board.cols(), goal);
+    let geometry = Geometry::<C>::build(board.rows(), board.cols(), goal);
     let tiles = geometry.compact_tiles(board);
     let setup_start = Instant::now();
     let h = heuristic::build(kind, &geometry)?;
@@ -236,93 +241,27 @@ fn search_small(
     // The job's reported peak heap is the search's own, from here (see `crate::infra::alloc`).
     let scope = crate::infra::alloc::search_scope();
     let start = Instant::now();
+    let (g, t) = (&geometry, &tiles);
     let raw = match algorithm {
-        Algorithm::Bfs => bfs::run(&geometry, &tiles, limits),
-        Algorithm::Bibfs => bibfs::run(&geometry, &tiles, limits),
-        Algorithm::Dijkstra => astar::run(
-            &geometry,
-            &tiles,
-            &heuristic::Built::Zero,
-            limits,
-            astar::Priority::Astar,
-        ),
-        Algorithm::Astar => astar::run(&geometry, &tiles, &h, limits, astar::Priority::Astar),
-        Algorithm::Greedy => astar::run(&geometry, &tiles, &h, limits, astar::Priority::Greedy),
-        Algorithm::WeightedAstar(w) => astar::run(
-            &geometry,
-            &tiles,
-            &h,
-            limits,
-            astar::Priority::Weighted(w.hundredths()),
-        ),
-        Algorithm::Idastar => idastar::run(&geometry, &tiles, &h, limits, None, None),
-        Algorithm::ParallelIdastar => idastar_par::run(&geometry, &tiles, &h, limits, None),
-        Algorithm::IdastarFsm => idastar::run(&geometry, &tiles, &h, limits, None, fsm),
-        Algorithm::ParallelIdastarFsm => idastar_par::run(&geometry, &tiles, &h, limits, fsm),
-        Algorithm::WeightedIdastar(w) => {
-            idastar::run(&geometry, &tiles, &h, limits, Some(w.hundredths()), None)
+        Algorithm::Bfs => bfs::run(g, t, limits),
+        Algorithm::Bibfs => bibfs::run(g, t, limits),
+        Algorithm::Dijkstra => astar::run(g, t, &Built::Zero, limits, astar::Priority::Astar),
+        Algorithm::Astar => astar::run(g, t, &h, limits, astar::Priority::Astar),
+        Algorithm::Greedy => astar::run(g, t, &h, limits, astar::Priority::Greedy),
+        Algorithm::WeightedAstar(w) => {
+            astar::run(g, t, &h, limits, astar::Priority::Weighted(w.hundredths()))
         }
+        Algorithm::Idastar => idastar::run(g, t, &h, limits, None, None),
+        Algorithm::ParallelIdastar => idastar_par::run(g, t, &h, limits, None),
+        Algorithm::IdastarFsm => idastar::run(g, t, &h, limits, None, fsm),
+        Algorithm::ParallelIdastarFsm => idastar_par::run(g, t, &h, limits, fsm),
+        Algorithm::WeightedIdastar(w) => idastar::run(g, t, &h, limits, Some(w.hundredths()), None),
         Algorithm::Approx => unreachable!("approx does not search"),
     };
     drop(scope);
     Ok(Searched {
         search_time: start.elapsed(),
         initial_h: h.estimate(&geometry, &tiles),
-        raw,
-        setup_time,
-    })
-}
-
-/// Runs an exact search on a board of more than 64 cells, capacity `C` (see
-/// [`crate::geometry`]): the same algorithms, positions stored as they are.
-fn search_large<C: Capacity>(
-    board: &Board,
-    goal: Goal,
-    algorithm: Algorithm,
-    kind: &HeuristicKind,
-    limits: &Limits,
-) -> Result<Searched, SolveError>
-where
-    C::Tiles: packed::Packed<C>,
-{
-    let geometry = Geometry::<C>::build(board.rows(), board.cols(), goal);
-    let tiles = geometry.compact_tiles(board);
-    let setup_start = Instant::now();
-    let h = heuristic::build_large(kind, &geometry)?;
-    let fsm = automaton(algorithm);
-    let setup_time = setup_start.elapsed();
-    // The job's reported peak heap is the search's own, from here (see `crate::infra::alloc`).
-    let scope = crate::infra::alloc::search_scope();
-    let start = Instant::now();
-    let (g, t) = (&geometry, &tiles);
-    let raw = match algorithm {
-        Algorithm::Bfs => bfs::run_large(g, t, limits),
-        Algorithm::Bibfs => bibfs::run_large(g, t, limits),
-        Algorithm::Dijkstra => astar::run_large(
-            g,
-            t,
-            &heuristic::LargeBuilt::Zero,
-            limits,
-            astar::Priority::Astar,
-        ),
-        Algorithm::Astar => astar::run_large(g, t, &h, limits, astar::Priority::Astar),
-        Algorithm::Greedy => astar::run_large(g, t, &h, limits, astar::Priority::Greedy),
-        Algorithm::WeightedAstar(w) => {
-            astar::run_large(g, t, &h, limits, astar::Priority::Weighted(w.hundredths()))
-        }
-        Algorithm::Idastar => idastar::run_large(g, t, &h, limits, None, None),
-        Algorithm::ParallelIdastar => idastar_par::run_large(g, t, &h, limits, None),
-        Algorithm::IdastarFsm => idastar::run_large(g, t, &h, limits, None, fsm),
-        Algorithm::ParallelIdastarFsm => idastar_par::run_large(g, t, &h, limits, fsm),
-        Algorithm::WeightedIdastar(w) => {
-            idastar::run_large(g, t, &h, limits, Some(w.hundredths()), None)
-        }
-        Algorithm::Approx => unreachable!("approx does not search"),
-    };
-    drop(scope);
-    Ok(Searched {
-        search_time: start.elapsed(),
-        initial_h: h.estimate(&tiles),
         raw,
         setup_time,
     })

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::spec::{AUTO_BUDGET_BYTES, MAX_BUILD_BYTES, MAX_ENTRIES, Partition, PdbSpec};
-use super::table::{UNREACHED, entries};
+use super::table::{UNREACHED, entries, rank_of_cells};
 use super::{Table, TableKey, table as shared_table};
 use crate::board::Goal;
 use crate::geometry::{Capacity, Geometry, TileInt};
@@ -140,21 +140,7 @@ fn auto_groups(rows: usize, cols: usize, goal: Goal) -> Vec<Vec<u16>> {
     tiles.chunks(k).map(<[u16]>::to_vec).collect()
 }
 
-/// The rank of the distinct cells `cells` (each `< n`) as a k-permutation: the same index
-/// as [`super::table::rank_of_cells`] on small boards.
-#[inline(always)]
-pub fn rank(n: usize, cells: &[u16]) -> usize {
-    let mut r = 0usize;
-    let mut radix = n;
-    for (i, &p) in cells.iter().enumerate() {
-        let below: usize = cells[..i].iter().map(|&q| usize::from(q < p)).sum();
-        r = r * radix + (usize::from(p) - below);
-        radix -= 1;
-    }
-    r
-}
-
-/// The inverse of [`rank`]: the cells of the placement of rank `r` of `k` tiles.
+/// The inverse of [`rank_of_cells`]: the cells of the placement of rank `r` of `k` tiles.
 pub fn unrank(n: usize, k: usize, mut r: usize, cells: &mut [u16; MAX_LARGE_GROUP]) {
     let mut digits = [0usize; MAX_LARGE_GROUP];
     for i in (0..k).rev() {
@@ -219,7 +205,7 @@ pub fn build(rows: usize, cols: usize, goal: Goal, tiles: &[u16]) -> Vec<u8> {
         .iter()
         .map(|&t| goal.cell_of(usize::from(t), n) as u16)
         .collect();
-    let r0 = rank(n, &goal_cells);
+    let r0 = rank_of_cells(n, &goal_cells);
     table[r0] = 0;
     // A queued state: its rank, the slot it was reached through (NO_SLOT for the start) and
     // the blank's cell.
@@ -289,7 +275,7 @@ pub fn build(rows: usize, cols: usize, goal: Goal, tiles: &[u16]) -> Vec<u8> {
                     let to = nb[usize::from(from)][d];
                     let mut moved = cells;
                     moved[j] = to as u16;
-                    let r2 = rank(n, &moved[..k]);
+                    let r2 = rank_of_cells(n, &moved[..k]);
                     // In the new placement the blank is on `from`, next to tile j in the
                     // opposite direction.
                     let s2 = 4 * j + 3 - d;
@@ -459,7 +445,7 @@ impl<C: Capacity> LargePdb<C> {
                 *c = pos[t.into()].into() as u16;
             }
         }
-        self.tables[i].data[rank(self.cells, &cells[..e - s])]
+        self.tables[i].data[rank_of_cells(self.cells, &cells[..e - s])]
     }
 }
 
@@ -543,7 +529,7 @@ mod tests {
                     .into_iter()
                     .filter(|&c| c != a && c != b)
                 {
-                    let r = rank(n, &[a, b, c]);
+                    let r = rank_of_cells(n, &[a, b, c]);
                     assert!(!seen[r]);
                     seen[r] = true;
                     let mut cells = [0u16; MAX_LARGE_GROUP];

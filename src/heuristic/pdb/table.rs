@@ -68,16 +68,18 @@ pub fn rank(n: usize, pos: impl IntoIterator<Item = u8>) -> usize {
     rank_with::<false>(n, pos)
 }
 
-/// [`rank`] of the cells in a slice, counting the earlier cells below each one by comparisons
+/// [`rank`] of the cells in a slice, on a board of any size (`u8` cells up to 256, `u16`
+/// beyond: the one rank of the pattern databases' lookups, small boards' and
+/// [`super::large`]'s), counting the earlier cells below each one by comparisons
 /// (branch-free, and cheaper than a population count without the POPCNT instruction for the
 /// few tiles of a pattern): the form the searches use per node.
 #[inline(always)]
-pub fn rank_of_cells(n: usize, cells: &[u8]) -> usize {
+pub fn rank_of_cells<T: Copy + Ord + Into<usize>>(n: usize, cells: &[T]) -> usize {
     let mut r = 0usize;
     let mut radix = n;
     for (i, &p) in cells.iter().enumerate() {
         let below: usize = cells[..i].iter().map(|&q| usize::from(q < p)).sum();
-        r = r * radix + (usize::from(p) - below);
+        r = r * radix + (p.into() - below);
         radix -= 1;
     }
     r

@@ -1,0 +1,232 @@
+//! `bench split plan|piece|combine`: one IDA* search split into pieces that run as separate
+//! processes (Slurm tasks); maps the arguments to [`crate::split`] (docs/split.md).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+
+use super::flags::{GoalFlag, Heuristics, Instances, MaxMemory, Quiet, Timeout};
+use crate::heuristic::HeuristicKind;
+use crate::instances::read_instance_file;
+use crate::search::{Algorithm, Limits, Status};
+use crate::split::combine::{combine, write_combined};
+use crate::split::piece::run_piece;
+use crate::split::plan::{Plan, PlanRequest, make_plan};
+
+/// Exit status of `combine` when a limit stopped a piece before the search ended (as
+/// `bench solve`'s).
+const EXIT_LIMIT: i32 = 3;
+
+/// The subcommands of `bench split`.
+#[derive(Debug, Subcommand)]
+pub enum SplitCommand {
+    /// Expand one instance to a frontier and divide it into pieces: writes DIR/plan.json.
+    Plan(PlanArgs),
+    /// Run (or continue) one piece: writes DIR/piece-K.json after every bound.
+    Piece(PieceArgs),
+    /// Combine the pieces: DIR/result.csv (one results row), DIR/iterations.csv,
+    /// DIR/pieces.csv. Exit status 0 when solved, 3 when a limit stopped a piece first, 1 when
+    /// pieces have not finished.
+    Combine(CombineArgs),
+}
+
+/// `--out DIR`: the split directory.
+#[derive(Debug, Args)]
+pub struct SplitDir {
+    /// The split directory (shared by the pieces).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// Arguments of `bench split plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The instance file (one file).
+    #[command(flatten)]
+    pub instances: Instances,
+    /// The instance's id in the file.
+    #[arg(long, value_name = "ID")]
+    pub id: String,
+    /// How many pieces.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub pieces: u32,
+    /// The algorithm (one): idastar, idastar-fsm (idastar-par and idastar-par-fsm prune the
+    /// same; each piece runs one thread).
+    #[arg(long, value_name = "ALGO", default_value = "idastar")]
+    pub algos: Algorithm,
+    /// The heuristic (one) [default: manhattan].
+    #[command(flatten)]
+    pub heuristics: Heuristics,
+    #[command(flatten)]
+    pub goal: GoalFlag,
+    /// The frontier aims for at least this many nodes (and at least --pieces).
+    #[arg(long, value_name = "N", default_value_t = 4000)]
+    pub frontier: usize,
+    /// Nodes the balancing probe may generate (IDA*'s first iterations over the frontier,
+    /// whose per-node counts weigh the nodes).
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    pub probe_nodes: u64,
+    #[command(flatten)]
+    pub dir: SplitDir,
+    #[command(flatten)]
+    pub quiet: Quiet,
+}
+
+/// Arguments of `bench split piece`.
+#[derive(Debug, Args)]
+pub struct PieceArgs {
+    /// The piece to run, 1 to the plan's --pieces [default: $SLURM_ARRAY_TASK_ID].
+    #[arg(long, value_name = "K")]
+    pub piece: Option<u32>,
+    /// Time limit of this session of the piece (it keeps its finished bounds; a rerun
+    /// continues) [default: none].
+    #[command(flatten)]
+    pub timeout: Timeout,
+    /// Limit of generated nodes of this session.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Accepted for the flags of `bench run` (IDA* stores only its path).
+    #[command(flatten)]
+    pub max_memory: MaxMemory,
+    #[command(flatten)]
+    pub dir: SplitDir,
+    #[command(flatten)]
+    pub quiet: Quiet,
+}
+
+/// Arguments of `bench split combine`.
+#[derive(Debug, Args)]
+pub struct CombineArgs {
+    #[command(flatten)]
+    pub dir: SplitDir,
+    #[command(flatten)]
+    pub quiet: Quiet,
+}
+
+/// Runs `bench split`; returns the exit status.
+pub fn run(cmd: SplitCommand) -> anyhow::Result<i32> {
+    match cmd {
+        SplitCommand::Plan(a) => plan(a),
+        SplitCommand::Piece(a) => piece(a),
+        SplitCommand::Combine(a) => combined(a),
+    }
+}
+
+fn plan(a: PlanArgs) -> anyhow::Result<i32> {
+    let [file] = a.instances.instances.as_slice() else {
+        bail!("bench split plan: give one instance file with --instances FILE");
+    };
+    let heuristics = a.heuristics.or(HeuristicKind::Manhattan);
+    let [heuristic] = heuristics.as_slice() else {
+        bail!("bench split plan: give one heuristic with --heuristics (a split runs one search)");
+    };
+    let set = read_instance_file(file, a.goal.goal)?;
+    let Some(instance) = set.instances.iter().find(|i| i.id == a.id) else {
+        bail!(
+            "--id {}: no instance with that id in {} (ids: {})",
+            a.id,
+            file.display(),
+            ids(&set.instances)
+        );
+    };
+    std::fs::create_dir_all(&a.dir.out)
+        .with_context(|| format!("--out {}: cannot create the directory", a.dir.out.display()))?;
+    if crate::split::plan_path(&a.dir.out).exists() {
+        bail!(
+            "--out {}: holds a plan already (run its pieces, or choose a new directory)",
+            a.dir.out.display()
+        );
+    }
+    let plan = make_plan(&PlanRequest {
+        instance_file: file.display().to_string(),
+        instance_id: instance.id.clone(),
+        scramble_moves: instance.scramble_moves,
+        board: instance.board.clone(),
+        goal: set.shape.goal,
+        algorithm: a.algos,
+        heuristic: heuristic.clone(),
+        pieces: a.pieces,
+        frontier: a.frontier,
+        probe_nodes: a.probe_nodes,
+    })?;
+    plan.write(&a.dir.out)?;
+    if !a.quiet.quiet {
+        crate::infra::output::note(format_args!(
+            "planned {} pieces over {} frontier nodes at depth {} (weights from bound {}) in {}\n",
+            plan.pieces,
+            plan.frontier.len(),
+            plan.depth,
+            plan.probe_bound.map_or(
+                "none: the first iteration is over the probe budget".into(),
+                |b| b.to_string()
+            ),
+            crate::split::plan_path(&a.dir.out).display()
+        ));
+    }
+    Ok(0)
+}
+
+fn ids(instances: &[crate::instances::Instance]) -> String {
+    let mut s: Vec<&str> = instances.iter().take(5).map(|i| i.id.as_str()).collect();
+    if instances.len() > 5 {
+        s.push("...");
+    }
+    s.join(", ")
+}
+
+fn piece(a: PieceArgs) -> anyhow::Result<i32> {
+    let k = match a.piece {
+        Some(k) => k,
+        None => match std::env::var("SLURM_ARRAY_TASK_ID") {
+            Ok(v) => v
+                .parse()
+                .with_context(|| format!("SLURM_ARRAY_TASK_ID={v}: not a piece number"))?,
+            Err(_) => bail!("give the piece with --piece K (or run it as a Slurm array task)"),
+        },
+    };
+    let plan = Plan::read(&a.dir.out)?;
+    let limits = Limits {
+        timeout: a.timeout.timeout.and_then(|t| t.0),
+        max_nodes: a.max_nodes,
+        max_memory_bytes: a.max_memory.max_memory.and_then(|m| m.0),
+        ..Limits::default()
+    };
+    let file = run_piece(&plan, &a.dir.out, k, &limits)?;
+    if !a.quiet.quiet {
+        crate::infra::output::note(format_args!(
+            "piece {k} of {}: {:?} after {} finished bound(s)\n",
+            plan.pieces,
+            file.state,
+            file.iterations.len()
+        ));
+    }
+    Ok(0)
+}
+
+fn combined(a: CombineArgs) -> anyhow::Result<i32> {
+    let c = combine(&a.dir.out)?;
+    write_combined(&a.dir.out, &c)?;
+    if !a.quiet.quiet {
+        report(&a.dir.out, &c);
+    }
+    Ok(match c.status {
+        Some(Status::Solved) => 0,
+        Some(_) => EXIT_LIMIT,
+        None => 1,
+    })
+}
+
+fn report(dir: &Path, c: &crate::split::combine::Combined) {
+    let r = &c.row;
+    crate::infra::output::note(format_args!(
+        "{}: {} moves {}, {} generated, {} expanded over {} iterations; {}\n",
+        dir.join("result.csv").display(),
+        r.status,
+        r.moves.map_or("-".into(), |m| m.to_string()),
+        r.nodes_generated.unwrap_or(0),
+        r.nodes_expanded.unwrap_or(0),
+        r.iterations.unwrap_or(0),
+        r.message.as_deref().unwrap_or("")
+    ));
+}

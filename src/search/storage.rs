@@ -1,0 +1,80 @@
+//! How the searches that store states keep them, chosen once per job from the board's
+//! [`Capacity`]: each algorithm is one implementation generic over a state's storage, and
+//! this trait hands it the storage that fits the board.
+//!
+//! - Up to 64 cells ([`Small`]) a state is packed into the node: the smallest [`Packed`] type
+//!   for the board (a `u64` of nibbles up to 16 cells, a `u128` up to 25, bytes beyond).
+//! - Beyond ([`Large`] capacities) a position takes a byte or two a cell, so the searches
+//!   that can keep a node implicitly (parent, arriving move and a hash, see
+//!   [`super::implicit`]) do so; the others store the position itself as its packed form.
+//!
+//! A job implements [`PackedJob`] (and [`StoredJob`] when it can store states implicitly);
+//! [`Storage::packed`] or [`Storage::stored`] call it monomorphised for the chosen storage, so
+//! nothing per node asks which one it has.
+
+use crate::geometry::{Geometry, Large, Small, TileInt, Tiles};
+use crate::heuristic::{Built, Heuristics};
+use crate::with_packed;
+
+use super::packed::Packed;
+
+/// A search that stores its states as a [`Packed`] type `P`.
+pub(crate) trait PackedJob<C: Heuristics> {
+    /// What the search returns.
+    type Output;
+    /// Runs the search with states packed as `P`.
+    fn run<P: Packed<C>>(self) -> Self::Output;
+}
+
+/// A [`PackedJob`] that can also keep its states implicitly (see [`super::implicit`]).
+pub(crate) trait StoredJob<C: Heuristics>: PackedJob<C> {
+    /// Runs the search with states kept implicitly.
+    fn run_implicit(self) -> Self::Output;
+}
+
+/// A capacity as the searches see it: how its states are stored, and its view as [`Small`]
+/// for the named fast paths (the 4 x 4 IDA* kernel, the nibble BFS).
+pub(crate) trait Storage: Heuristics {
+    /// Runs `job` with the smallest packed form of a `cells`-cell position (beyond 64 cells,
+    /// the position itself).
+    fn packed<J: PackedJob<Self>>(cells: usize, job: J) -> J::Output;
+    /// Runs `job` with the most compact storage: packed up to 64 cells, implicit beyond.
+    fn stored<J: StoredJob<Self>>(cells: usize, job: J) -> J::Output;
+    /// The geometry and position as [`Small`] ones, when they are.
+    fn small<'a>(
+        geometry: &'a Geometry<Self>,
+        tiles: &'a Self::Tiles,
+    ) -> Option<(&'a Geometry, &'a Tiles)>;
+    /// The heuristic as a [`Small`] one, when it is.
+    fn small_heuristic(built: &Built<Self>) -> Option<&Built>;
+}
+
+impl Storage for Small {
+    fn packed<J: PackedJob<Small>>(cells: usize, job: J) -> J::Output {
+        with_packed!(cells, P => job.run::<P>())
+    }
+    fn stored<J: StoredJob<Small>>(cells: usize, job: J) -> J::Output {
+        Self::packed(cells, job)
+    }
+    fn small<'a>(geometry: &'a Geometry, tiles: &'a Tiles) -> Option<(&'a Geometry, &'a Tiles)> {
+        Some((geometry, tiles))
+    }
+    fn small_heuristic(built: &Built) -> Option<&Built> {
+        Some(built)
+    }
+}
+
+impl<T: TileInt, const N: usize> Storage for Large<T, N> {
+    fn packed<J: PackedJob<Self>>(_: usize, job: J) -> J::Output {
+        job.run::<[T; N]>()
+    }
+    fn stored<J: StoredJob<Self>>(_: usize, job: J) -> J::Output {
+        job.run_implicit()
+    }
+    fn small<'a>(_: &'a Geometry<Self>, _: &'a [T; N]) -> Option<(&'a Geometry, &'a Tiles)> {
+        None
+    }
+    fn small_heuristic(_: &Built<Self>) -> Option<&Built> {
+        None
+    }
+}

@@ -1,0 +1,351 @@
+//! The pieces' files combined into one answer: the counts per bound, the shortest solution,
+//! one results row.
+//!
+//! The bounds of the whole search are walked from the first: at bound B, a piece that finished
+//! some bound b <= B with next bound n > B searched exactly the nodes it would search at B (see
+//! `piece`), so its counts at b are its counts at B; the tree above the frontier counts what
+//! its nodes with path maximum <= B count. Their sum is the single-process IDA* iteration with
+//! bound B, node for node, when every piece finished it. The next bound is the smallest of the
+//! pieces' next bounds and the tree above's. The walk ends at the first bound holding a
+//! solution (every smaller bound was finished by every piece: the solution is optimal; among
+//! the solutions at that bound the first in frontier order, the one IDA* finds), or at the
+//! first bound some piece has not finished (a limit stopped it, or it has not run): then the
+//! search is not over, and every solution has at least that many moves.
+//!
+//! The last iteration is not comparable with single-process IDA*'s: IDA* stops at its first
+//! solution, the pieces that did not find it finish the bound. `iterations.csv` shows it with
+//! fewer pieces completed than pieces.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::board::{Move, moves_from_str};
+use crate::results::{MeasuredBy, Outcome, Row};
+use crate::search::Status;
+
+use super::SplitError;
+use super::piece::{PieceFile, PieceState, read_piece};
+use super::plan::Plan;
+
+/// One bound of the whole search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CombinedIteration {
+    /// The bound.
+    pub bound: u32,
+    /// Nodes generated in it, the root included (as `SolveReport::per_iteration` counts).
+    pub generated: u64,
+    /// Nodes expanded in it.
+    pub expanded: u64,
+    /// Pieces that finished it.
+    pub pieces_completed: u32,
+    /// Pieces.
+    pub pieces: u32,
+}
+
+impl CombinedIteration {
+    /// Whether every piece finished it (its counts are then IDA*'s).
+    pub fn complete(&self) -> bool {
+        self.pieces_completed == self.pieces
+    }
+}
+
+/// One piece as the combination saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieceSummary {
+    /// The piece (1-based).
+    pub piece: u32,
+    /// Its state (`None`: no file, it never ran).
+    pub state: Option<PieceState>,
+    /// Its frontier nodes.
+    pub nodes: usize,
+    /// CPU time of its search over all sessions, milliseconds.
+    pub cpu_ms: f64,
+    /// Wall time of its search over all sessions, milliseconds.
+    pub wall_ms: f64,
+    /// Times it was started.
+    pub sessions: u32,
+}
+
+/// The combined answer.
+#[derive(Debug, Clone)]
+pub struct Combined {
+    /// Every bound walked, the last one possibly unfinished.
+    pub iterations: Vec<CombinedIteration>,
+    /// How the search stands: solved, stopped by a limit, or `None` (pieces missing or still
+    /// running).
+    pub status: Option<Status>,
+    /// The solution, replayed on the start board.
+    pub moves: Option<Vec<Move>>,
+    /// The pieces.
+    pub pieces: Vec<PieceSummary>,
+    /// The results row.
+    pub row: Row,
+}
+
+/// What the pieces counted at one bound.
+struct AtBound {
+    generated: u64,
+    expanded: u64,
+    completed: u32,
+    next: u32,
+    /// (frontier node, solution) of the pieces that found one at this bound.
+    solutions: Vec<(usize, String)>,
+    stopped: Option<Status>,
+}
+
+fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
+    let mut a = AtBound {
+        generated: 0,
+        expanded: 0,
+        completed: 0,
+        next: u32::MAX,
+        solutions: Vec::new(),
+        stopped: None,
+    };
+    for f in files.iter().flatten() {
+        if let Some(it) = f.covering(bound) {
+            a.generated += it.generated;
+            a.expanded += it.expanded;
+            a.completed += 1;
+            a.next = a.next.min(it.next_bound);
+        } else if let Some(p) = f.partial.as_ref().filter(|p| p.bound == bound) {
+            a.generated += p.generated;
+            a.expanded += p.expanded;
+            if let (Some(node), Some(s)) = (p.node, &p.solution) {
+                a.solutions.push((node, s.clone()));
+            }
+            if let Some(s) = &p.stopped {
+                a.stopped = a.stopped.or_else(|| stopped_status(s));
+            }
+        }
+    }
+    a
+}
+
+fn stopped_status(name: &str) -> Option<Status> {
+    [
+        Status::Timeout,
+        Status::NodeLimit,
+        Status::MemoryLimit,
+        Status::DepthLimit,
+    ]
+    .into_iter()
+    .find(|s| s.name() == name)
+}
+
+/// Combines the pieces of the plan in `dir`.
+pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
+    let plan = Plan::read(dir)?;
+    let files = (1..=plan.pieces)
+        .map(|k| read_piece(&plan, dir, k))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut iterations = Vec::new();
+    let mut bound = plan.initial_bound;
+    let mut solution = None;
+    let status = loop {
+        let a = at_bound(&files, bound);
+        let (top_expanded, top_generated) = plan.top_counts(bound);
+        iterations.push(CombinedIteration {
+            bound,
+            generated: top_generated + a.generated,
+            expanded: top_expanded + a.expanded,
+            pieces_completed: a.completed,
+            pieces: plan.pieces,
+        });
+        if let Some(first) = a.solutions.iter().min_by_key(|(node, _)| *node) {
+            solution = Some(first.1.clone());
+            break Some(Status::Solved);
+        }
+        if a.completed < plan.pieces {
+            break a.stopped;
+        }
+        bound = a.next.min(plan.top_next_bound(bound));
+        if bound == u32::MAX {
+            return Err(SplitError::Request(
+                "the search ran out of nodes without reaching the goal (an internal error: the board is solvable)".into(),
+            ));
+        }
+    };
+    let board = plan.board()?;
+    let moves = match solution {
+        Some(s) => {
+            let moves = moves_from_str(&s)
+                .map_err(|e| SplitError::Request(format!("a piece's solution {s}: {e}")))?;
+            if !board.replay_reaches_goal(&moves, plan.goal) {
+                return Err(SplitError::Request(format!(
+                    "internal error: the pieces' solution {s} does not reach the goal"
+                )));
+            }
+            Some(moves)
+        }
+        None => None,
+    };
+    let pieces: Vec<PieceSummary> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| PieceSummary {
+            piece: i as u32 + 1,
+            state: f.as_ref().map(|f| f.state),
+            nodes: f
+                .as_ref()
+                .map_or(plan.nodes_of(i as u32 + 1).len(), |f| f.nodes),
+            cpu_ms: f.as_ref().map_or(0.0, PieceFile::cpu_ms),
+            wall_ms: f.as_ref().map_or(0.0, PieceFile::wall_ms),
+            sessions: f.as_ref().map_or(0, |f| f.sessions),
+        })
+        .collect();
+    let setup_ms = files
+        .iter()
+        .flatten()
+        .map(|f| f.setup_ms)
+        .fold(0.0, f64::max);
+    let row = make_row(&plan, &iterations, status, &moves, &pieces, setup_ms)?;
+    Ok(Combined {
+        iterations,
+        status,
+        moves,
+        pieces,
+        row,
+    })
+}
+
+fn make_row(
+    plan: &Plan,
+    iterations: &[CombinedIteration],
+    status: Option<Status>,
+    moves: &Option<Vec<Move>>,
+    pieces: &[PieceSummary],
+    setup_ms: f64,
+) -> Result<Row, SplitError> {
+    let n = iterations.len() as u64;
+    let generated = iterations.iter().map(|i| i.generated).sum::<u64>() - (n - 1);
+    let expanded = iterations.iter().map(|i| i.expanded).sum::<u64>();
+    let last = iterations.last().expect("at least one bound");
+    let cpu: Vec<f64> = pieces.iter().map(|p| p.cpu_ms).collect();
+    let total_cpu: f64 = cpu.iter().sum();
+    let mean = total_cpu / cpu.len() as f64;
+    let slowest = cpu.iter().copied().fold(0.0, f64::max);
+    let wall = pieces.iter().map(|p| p.wall_ms).fold(0.0, f64::max);
+    let mut message = format!(
+        "split: {} pieces over {} frontier nodes at depth {}; piece CPU s min {:.3} mean {:.3} max {:.3}, imbalance {:.2} (slowest/mean); plan {:.3} s CPU",
+        plan.pieces,
+        plan.frontier.len(),
+        plan.depth,
+        cpu.iter().copied().fold(f64::INFINITY, f64::min) / 1e3,
+        mean / 1e3,
+        slowest / 1e3,
+        if mean > 0.0 { slowest / mean } else { 1.0 },
+        plan.plan_cpu_us as f64 / 1e6,
+    );
+    if !last.complete() {
+        let _ = write!(
+            message,
+            "; bound {} finished by {} of {} pieces{}",
+            last.bound,
+            last.pieces_completed,
+            last.pieces,
+            if status == Some(Status::Solved) {
+                " (the others found the solution in it)"
+            } else {
+                ""
+            }
+        );
+    }
+    let unfinished: Vec<String> = pieces
+        .iter()
+        .filter(|p| p.state.is_none_or(|s| !s.is_final()))
+        .map(|p| p.piece.to_string())
+        .collect();
+    if status != Some(Status::Solved) && !unfinished.is_empty() {
+        let _ = write!(message, "; unfinished pieces: {}", unfinished.join(" "));
+    }
+    let outcome = match status {
+        Some(s) => Outcome::try_from(s).unwrap_or(Outcome::Error),
+        None => Outcome::Error,
+    };
+    let initial_h = plan.initial_bound;
+    Ok(Row {
+        run_id: format!("split-{}", &plan.checksum[..12]),
+        instance_file: plan.instance_file.clone(),
+        instance_id: plan.instance_id.clone(),
+        rows: plan.rows as u32,
+        cols: plan.cols as u32,
+        goal: plan.goal,
+        scramble_moves: plan.scramble_moves,
+        algorithm: plan.algorithm.clone(),
+        heuristic: plan.heuristic.clone(),
+        repetition: 1,
+        status: outcome,
+        moves: moves.as_ref().map(|m| m.len() as u32),
+        lower_bound: (status != Some(Status::Solved)).then_some(last.bound),
+        optimal: Some(true),
+        known_optimal: None,
+        suboptimal: None,
+        nodes_expanded: Some(expanded),
+        nodes_generated: Some(generated),
+        iterations: Some(n as u32),
+        peak_stored_nodes: None,
+        peak_heap_bytes: None,
+        peak_rss_bytes: None,
+        wall_ms: plan.plan_wall_us as f64 / 1e3 + setup_ms + wall,
+        search_ms: Some(wall),
+        cpu_ms: Some(plan.plan_cpu_us as f64 / 1e3 + total_cpu),
+        user_ms: None,
+        sys_ms: None,
+        setup_ms: Some(setup_ms),
+        initial_h: Some(initial_h),
+        measured_by: Some(MeasuredBy::InProcess),
+        message: Some(message),
+        solution: moves.as_ref().map(|m| crate::board::moves_to_string(m)),
+    })
+}
+
+/// Writes `DIR/result.csv` (one results row), `DIR/iterations.csv` and `DIR/pieces.csv`, each
+/// replaced by rename.
+pub fn write_combined(dir: &Path, c: &Combined) -> Result<(), SplitError> {
+    let io = |path: &Path, e: anyhow::Error| SplitError::File {
+        path: path.to_path_buf(),
+        what: format!("cannot write: {e:#}"),
+    };
+    let result = dir.join("result.csv");
+    crate::infra::output::write_replacing(&result, |w| {
+        let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+        csv.write_record(crate::results::header_line().split(','))?;
+        csv.serialize(&c.row)?;
+        csv.flush()?;
+        Ok(())
+    })
+    .map_err(|e| io(&result, e))?;
+    let iterations = dir.join("iterations.csv");
+    crate::infra::output::write_replacing(&iterations, |w| {
+        writeln!(w, "bound,generated,expanded,pieces_completed,pieces")?;
+        for i in &c.iterations {
+            writeln!(
+                w,
+                "{},{},{},{},{}",
+                i.bound, i.generated, i.expanded, i.pieces_completed, i.pieces
+            )?;
+        }
+        Ok(())
+    })
+    .map_err(|e| io(&iterations, e))?;
+    let pieces = dir.join("pieces.csv");
+    crate::infra::output::write_replacing(&pieces, |w| {
+        writeln!(w, "piece,state,nodes,cpu_ms,wall_ms,sessions")?;
+        for p in &c.pieces {
+            let state = p.state.map_or("not-run".to_string(), |s| {
+                serde_json::to_value(s)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            });
+            writeln!(
+                w,
+                "{},{},{},{:.3},{:.3},{}",
+                p.piece, state, p.nodes, p.cpu_ms, p.wall_ms, p.sessions
+            )?;
+        }
+        Ok(())
+    })
+    .map_err(|e| io(&pieces, e))
+}

@@ -1,0 +1,390 @@
+//! The plan of a split search: the frontier, the tree above it, and which piece searches
+//! which frontier node.
+//!
+//! The frontier is the first depth (from 0) whose nodes number at least the target, or that
+//! holds the goal (so that no goal lies above it: IDA* would stop there). The slices are
+//! balanced by work, not count: a probe runs IDA*'s iterations over the whole frontier from
+//! the first bound up while their nodes stay within a budget, and each frontier node weighs
+//! what its subtree cost in the last probe iteration that ran to its end (subtree sizes grow
+//! by similar factors from one bound to the next). Greedy longest-processing-time assignment
+//! then gives each node to the lightest piece so far; a piece searches its nodes in frontier
+//! order, so its first solution is IDA*'s first among them.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::board::{Board, Goal, moves_from_str, moves_to_string};
+use crate::heuristic::HeuristicKind;
+use crate::search::subtree::{Expansion, Subtrees};
+use crate::search::{Algorithm, Limits, thread_cpu_time};
+
+use super::{SplitError, plan_path, read_json, write_json};
+
+/// The format tag of plan files.
+pub const PLAN_FORMAT: &str = "npuzzle-split-plan/1";
+
+/// The deepest frontier considered.
+const MAX_DEPTH: usize = 40;
+
+/// What to plan.
+#[derive(Debug, Clone)]
+pub struct PlanRequest {
+    /// The instance file as named by the user.
+    pub instance_file: String,
+    /// The instance's id in it.
+    pub instance_id: String,
+    /// The random walk the instance was generated with, if known.
+    pub scramble_moves: Option<u32>,
+    /// The start board.
+    pub board: Board,
+    /// The goal layout.
+    pub goal: Goal,
+    /// An unweighted IDA*.
+    pub algorithm: Algorithm,
+    /// The heuristic.
+    pub heuristic: HeuristicKind,
+    /// How many pieces.
+    pub pieces: u32,
+    /// The frontier aims for at least this many nodes.
+    pub frontier: usize,
+    /// Nodes the balancing probe may generate.
+    pub probe_nodes: u64,
+}
+
+/// The nodes above the frontier whose path's largest f is `path_max`, and what they count in
+/// an iteration with a bound at least that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopLevel {
+    /// The largest f on their paths from the root.
+    pub path_max: u32,
+    /// How many nodes (each expanded once per such iteration).
+    pub expanded: u64,
+    /// Their children (generated once per such iteration).
+    pub generated: u64,
+}
+
+/// One frontier node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedNode {
+    /// The moves from the start (U/D/L/R).
+    pub moves: String,
+    /// The largest f on its path: searched by iterations with a bound at least this.
+    pub path_max: u32,
+    /// Its estimated work (nodes generated below it in the last complete probe iteration,
+    /// plus one).
+    pub weight: u64,
+    /// The piece that searches it (1-based).
+    pub piece: u32,
+}
+
+/// A plan, as `plan.json` holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// [`PLAN_FORMAT`].
+    pub format: String,
+    /// The instance file as named by the user.
+    pub instance_file: String,
+    /// The instance id.
+    pub instance_id: String,
+    /// The random walk the instance was generated with, if known.
+    pub scramble_moves: Option<u32>,
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// Goal layout.
+    pub goal: Goal,
+    /// The start board's tiles, row by row (0 is the blank).
+    pub tiles: Vec<u32>,
+    /// The algorithm's name.
+    pub algorithm: String,
+    /// The heuristic's name.
+    pub heuristic: String,
+    /// How many pieces.
+    pub pieces: u32,
+    /// The frontier's depth.
+    pub depth: u32,
+    /// The first iteration's bound (h of the start).
+    pub initial_bound: u32,
+    /// The tree above the frontier, by path maximum, ascending.
+    pub top: Vec<TopLevel>,
+    /// The frontier in IDA*'s order.
+    pub frontier: Vec<PlannedNode>,
+    /// The bound of the probe iteration the weights come from (`None`: none ran to its end).
+    pub probe_bound: Option<u32>,
+    /// CPU time of planning, in microseconds (heuristic set-up included; integers, so that
+    /// the checksum survives a round trip through JSON).
+    pub plan_cpu_us: u64,
+    /// Wall time of planning, in microseconds.
+    pub plan_wall_us: u64,
+    /// SHA-256 of this file's content with this field empty (piece files carry it, so that
+    /// pieces of two plans never mix).
+    pub checksum: String,
+}
+
+impl Plan {
+    /// The start board.
+    pub fn board(&self) -> Result<Board, SplitError> {
+        Board::new(self.rows, self.cols, self.tiles.clone())
+            .map_err(|e| SplitError::Request(format!("the plan's board is not a board: {e}")))
+    }
+
+    /// The algorithm.
+    pub fn algorithm(&self) -> Result<Algorithm, SplitError> {
+        self.algorithm.parse().map_err(SplitError::Request)
+    }
+
+    /// The heuristic.
+    pub fn heuristic(&self) -> Result<HeuristicKind, SplitError> {
+        self.heuristic.parse().map_err(SplitError::Request)
+    }
+
+    /// The board prepared for the plan's search (heuristic built or loaded).
+    pub fn subtrees(&self) -> Result<Subtrees, SplitError> {
+        Ok(Subtrees::new(
+            &self.board()?,
+            self.goal,
+            self.algorithm()?,
+            &self.heuristic()?,
+        )?)
+    }
+
+    /// The indices of piece `k`'s frontier nodes, in frontier order.
+    pub fn nodes_of(&self, k: u32) -> Vec<usize> {
+        (0..self.frontier.len())
+            .filter(|&i| self.frontier[i].piece == k)
+            .collect()
+    }
+
+    /// What the tree above the frontier counts in the iteration with `bound`: (expanded,
+    /// generated), the root included in generated.
+    pub fn top_counts(&self, bound: u32) -> (u64, u64) {
+        self.top
+            .iter()
+            .filter(|l| l.path_max <= bound)
+            .fold((0, 1), |(e, g), l| (e + l.expanded, g + l.generated))
+    }
+
+    /// The smallest path maximum above `bound` over the tree above the frontier and the
+    /// frontier itself (`u32::MAX` if none).
+    pub fn top_next_bound(&self, bound: u32) -> u32 {
+        let top = self.top.iter().map(|l| l.path_max);
+        let front = self.frontier.iter().map(|n| n.path_max);
+        top.chain(front)
+            .filter(|&f| f > bound)
+            .min()
+            .unwrap_or(u32::MAX)
+    }
+
+    fn compute_checksum(&self) -> String {
+        let mut copy = self.clone();
+        copy.checksum.clear();
+        let bytes = serde_json::to_vec(&copy).expect("a plan serialises");
+        Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// Writes the plan to `DIR/plan.json`.
+    pub fn write(&self, dir: &Path) -> Result<(), SplitError> {
+        write_json(&plan_path(dir), self)
+    }
+
+    /// Reads `DIR/plan.json` and checks its format and checksum.
+    pub fn read(dir: &Path) -> Result<Plan, SplitError> {
+        let path = plan_path(dir);
+        let plan: Plan = read_json(&path)?;
+        let bad = |what: String| SplitError::File {
+            path: path.clone(),
+            what,
+        };
+        if plan.format != PLAN_FORMAT {
+            return Err(bad(format!(
+                "format \"{}\", expected \"{PLAN_FORMAT}\"",
+                plan.format
+            )));
+        }
+        if plan.compute_checksum() != plan.checksum {
+            return Err(bad(
+                "the checksum does not match the content (the file was changed after planning)"
+                    .into(),
+            ));
+        }
+        for n in &plan.frontier {
+            moves_from_str(&n.moves).map_err(|e| bad(format!("frontier node {}: {e}", n.moves)))?;
+        }
+        Ok(plan)
+    }
+}
+
+/// Plans the split of `req`'s search.
+pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
+    if !matches!(
+        req.algorithm,
+        Algorithm::Idastar
+            | Algorithm::IdastarFsm
+            | Algorithm::ParallelIdastar
+            | Algorithm::ParallelIdastarFsm
+    ) {
+        return Err(SplitError::Algorithm(req.algorithm.name()));
+    }
+    if req.board.cells() > crate::geometry::MAX_EXACT_CELLS {
+        return Err(SplitError::Request(format!(
+            "a split search handles boards of at most {} cells; this one is {} x {}",
+            crate::geometry::MAX_EXACT_CELLS,
+            req.board.rows(),
+            req.board.cols()
+        )));
+    }
+    if req.pieces == 0 {
+        return Err(SplitError::Request("--pieces must be at least 1".into()));
+    }
+    let wall = Instant::now();
+    let cpu = thread_cpu_time();
+    let subtrees = Subtrees::new(&req.board, req.goal, req.algorithm, &req.heuristic)?;
+    let target = req.frontier.max(req.pieces as usize);
+    let (depth, expansion) = frontier(&subtrees, target);
+    let initial_bound = subtrees.initial_bound();
+    let (probe_bound, weights) = probe(&subtrees, &expansion, initial_bound, req.probe_nodes);
+    let pieces = assign(&weights, req.pieces);
+    let mut plan = Plan {
+        format: PLAN_FORMAT.into(),
+        instance_file: req.instance_file.clone(),
+        instance_id: req.instance_id.clone(),
+        scramble_moves: req.scramble_moves,
+        rows: req.board.rows(),
+        cols: req.board.cols(),
+        goal: req.goal,
+        tiles: req.board.tiles().to_vec(),
+        algorithm: req.algorithm.name(),
+        heuristic: req.heuristic.name(),
+        pieces: req.pieces,
+        depth: depth as u32,
+        initial_bound,
+        top: top_levels(&expansion),
+        frontier: expansion
+            .frontier
+            .iter()
+            .zip(weights.iter().zip(pieces))
+            .map(|(n, (&weight, piece))| PlannedNode {
+                moves: moves_to_string(&n.moves),
+                path_max: n.path_max,
+                weight,
+                piece,
+            })
+            .collect(),
+        probe_bound,
+        plan_cpu_us: match (cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => (b - a).as_micros() as u64,
+            _ => 0,
+        },
+        plan_wall_us: wall.elapsed().as_micros() as u64,
+        checksum: String::new(),
+    };
+    plan.checksum = plan.compute_checksum();
+    Ok(plan)
+}
+
+/// The first depth whose frontier has at least `target` nodes or holds the goal.
+fn frontier(subtrees: &Subtrees, target: usize) -> (usize, Expansion) {
+    let mut depth = 0;
+    loop {
+        let e = subtrees.expand(depth);
+        if e.frontier.len() >= target
+            || e.frontier.iter().any(|n| n.goal)
+            || e.frontier.is_empty()
+            || depth == MAX_DEPTH
+        {
+            return (depth, e);
+        }
+        depth += 1;
+    }
+}
+
+/// The tree above the frontier grouped by path maximum.
+fn top_levels(e: &Expansion) -> Vec<TopLevel> {
+    let mut levels: Vec<TopLevel> = Vec::new();
+    for n in &e.top {
+        match levels.iter_mut().find(|l| l.path_max == n.path_max) {
+            Some(l) => {
+                l.expanded += 1;
+                l.generated += u64::from(n.children);
+            }
+            None => levels.push(TopLevel {
+                path_max: n.path_max,
+                expanded: 1,
+                generated: u64::from(n.children),
+            }),
+        }
+    }
+    levels.sort_by_key(|l| l.path_max);
+    levels
+}
+
+/// IDA*'s iterations over the whole frontier while they stay within `budget` generated nodes
+/// in all: the last complete one's bound and each node's weight (its nodes there, plus one).
+fn probe(subtrees: &Subtrees, e: &Expansion, first: u32, budget: u64) -> (Option<u32>, Vec<u64>) {
+    let mut weights = vec![1; e.frontier.len()];
+    let (mut bound, mut used, mut done) = (first, 0u64, None);
+    while bound != u32::MAX {
+        let mut these = Vec::with_capacity(e.frontier.len());
+        let mut next = u32::MAX;
+        let mut solved = false;
+        for n in &e.frontier {
+            let limits = Limits {
+                max_nodes: Some(budget.saturating_sub(used).max(1)),
+                ..Limits::default()
+            };
+            let c = subtrees.iterate(&n.moves, bound, &limits);
+            if c.stopped.is_some() {
+                return (done, weights);
+            }
+            used += c.generated;
+            next = next.min(c.next_bound);
+            solved |= c.solution.is_some();
+            these.push(c.generated + 1);
+        }
+        weights = these;
+        done = Some(bound);
+        if solved {
+            break;
+        }
+        bound = next;
+    }
+    (done, weights)
+}
+
+/// Each node to the lightest piece so far, heaviest nodes first (ties: the earlier node, the
+/// lower piece): the pieces' numbers (1-based), in node order.
+fn assign(weights: &[u64], pieces: u32) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(weights[i]), i));
+    let mut load = vec![0u64; pieces as usize];
+    let mut piece = vec![0u32; weights.len()];
+    for i in order {
+        let k = (0..load.len()).min_by_key(|&k| (load[k], k)).unwrap_or(0);
+        load[k] += weights[i];
+        piece[i] = k as u32 + 1;
+    }
+    piece
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignment_balances_by_weight_and_uses_every_piece() {
+        let w = [10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9];
+        let p = assign(&w, 2);
+        let load = |k| -> u64 { (0..w.len()).filter(|&i| p[i] == k).map(|i| w[i]).sum() };
+        assert_eq!((load(1), load(2)), (15, 14));
+        assert_ne!(p[0], p[11], "the two heavy nodes go to different pieces");
+        let p = assign(&[1, 1, 1], 5);
+        assert_eq!(p, [1, 2, 3]);
+    }
+}

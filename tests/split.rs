@@ -1,0 +1,479 @@
+//! `bench split`: one IDA* search in pieces, against the single-process search and Korf's
+//! published counts. For every bound all pieces finished, the combined counts must equal the
+//! single-process IDA* iteration node for node; the single-process counts themselves are tied
+//! to Korf's published totals (`../shared/data/korf100.tsv`), the independent source. Pieces
+//! run concurrently (threads in the library tests, processes in the command-line test) and
+//! talk only through their files; no verdict depends on which finishes first: the stop rule
+//! changes how much work a piece wastes, never a count of a finished bound or the answer.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common;
+
+use common::read_tsv;
+use npuzzle::heuristic::pdb;
+use npuzzle::search::IterationCount;
+use npuzzle::split::combine::{Combined, combine, write_combined};
+use npuzzle::split::piece::{PieceState, run_piece};
+use npuzzle::split::plan::{PlanRequest, make_plan};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
+
+const BENCH: &str = env!("CARGO_BIN_EXE_bench");
+
+struct Korf {
+    id: u32,
+    optimal: usize,
+    generated: u64,
+    board: Board,
+}
+
+fn korf(max_generated: u64) -> Vec<Korf> {
+    read_tsv("korf100.tsv")
+        .into_iter()
+        .map(|r| Korf {
+            id: r[0].parse().unwrap(),
+            optimal: r[1].parse().unwrap(),
+            generated: r[2].parse().unwrap(),
+            board: Board::new(4, 4, r[4].split(' ').map(|t| t.parse().unwrap()).collect()).unwrap(),
+        })
+        .filter(|k| k.generated <= max_generated)
+        .collect()
+}
+
+fn request(
+    board: &Board,
+    goal: Goal,
+    algorithm: Algorithm,
+    h: HeuristicKind,
+    pieces: u32,
+) -> PlanRequest {
+    PlanRequest {
+        instance_file: "test".into(),
+        instance_id: "1".into(),
+        scramble_moves: None,
+        board: board.clone(),
+        goal,
+        algorithm,
+        heuristic: h,
+        pieces,
+        frontier: 500,
+        probe_nodes: 100_000,
+    }
+}
+
+/// Plans in `dir`, runs every piece on a thread of its own at once, combines.
+fn split_run(dir: &Path, req: &PlanRequest) -> Combined {
+    let plan = make_plan(req).unwrap();
+    plan.write(dir).unwrap();
+    std::thread::scope(|s| {
+        for k in 1..=plan.pieces {
+            let plan = &plan;
+            s.spawn(move || run_piece(plan, dir, k, &Limits::default()).unwrap());
+        }
+    });
+    let c = combine(dir).unwrap();
+    write_combined(dir, &c).unwrap();
+    c
+}
+
+/// The split's bounds against the single-process IDA*'s: every bound all pieces finished
+/// equal node for node, the last one (the solution's) marked unfinished.
+fn assert_accounting(c: &Combined, single: &[IterationCount], what: &str) {
+    assert_eq!(c.iterations.len(), single.len(), "{what}: iterations");
+    let (last, before) = c.iterations.split_last().unwrap();
+    for (s, i) in single.iter().zip(before) {
+        assert!(i.complete(), "{what}: bound {} unfinished", i.bound);
+        assert!(s.complete, "{what}");
+        assert_eq!(
+            (i.bound, i.generated, i.expanded),
+            (s.bound, s.generated, s.expanded),
+            "{what}: bound {}",
+            i.bound
+        );
+    }
+    let s = single.last().unwrap();
+    assert_eq!(last.bound, s.bound, "{what}");
+    assert!(
+        !s.complete && !last.complete(),
+        "{what}: the last bound is reported unfinished"
+    );
+    // The pieces finish the last bound past the solution, IDA* stops at it.
+    assert!(last.generated >= s.generated, "{what}");
+}
+
+#[test]
+fn korfs_instances_split_in_8_pieces_count_what_one_process_counts() {
+    let instances = korf(1_400_000);
+    assert!(instances.len() >= 7);
+    for inst in &instances {
+        let dir = tempfile::tempdir().unwrap();
+        let req = request(
+            &inst.board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            HeuristicKind::Manhattan,
+            8,
+        );
+        let c = split_run(dir.path(), &req);
+        let single = solve(
+            &inst.board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            &HeuristicKind::Manhattan,
+            &Limits::default(),
+        )
+        .unwrap();
+        let what = format!("Korf #{}", inst.id);
+        // The single-process counts are Korf's published ones (the independent check).
+        let per: u64 = single.per_iteration.iter().map(|i| i.generated).sum();
+        assert_eq!(
+            per - (single.per_iteration.len() as u64 - 1),
+            inst.generated,
+            "{what}"
+        );
+        assert_accounting(&c, &single.per_iteration, &what);
+        assert_eq!(c.status, Some(Status::Solved), "{what}");
+        let moves = c.moves.as_ref().unwrap();
+        assert_eq!(moves.len(), inst.optimal, "{what}: optimal length");
+        assert!(
+            inst.board.replay_reaches_goal(moves, Goal::BlankFirst),
+            "{what}"
+        );
+        // The first solution in IDA*'s order, as one process finds it.
+        assert_eq!(
+            Some(moves),
+            single.moves.as_ref(),
+            "{what}: IDA*'s own solution"
+        );
+        assert_eq!(c.row.moves, Some(inst.optimal as u32));
+        assert_eq!(c.row.iterations, Some(single.per_iteration.len() as u32));
+        let solved = c
+            .pieces
+            .iter()
+            .filter(|p| p.state == Some(PieceState::Solved))
+            .count();
+        assert!(solved >= 1, "{what}");
+        assert!(
+            c.pieces
+                .iter()
+                .all(|p| matches!(p.state, Some(PieceState::Solved | PieceState::Covered))),
+            "{what}: {:?}",
+            c.pieces
+        );
+        let text = std::fs::read_to_string(dir.path().join("iterations.csv")).unwrap();
+        assert_eq!(
+            text.lines().next(),
+            Some("bound,generated,expanded,pieces_completed,pieces")
+        );
+        assert_eq!(text.lines().count(), c.iterations.len() + 1);
+    }
+}
+
+#[test]
+fn duplicate_pruning_and_linear_conflict_split_exactly_too() {
+    for inst in korf(1_000_000).iter().take(3) {
+        for (algorithm, h) in [
+            (Algorithm::IdastarFsm, HeuristicKind::Manhattan),
+            (Algorithm::Idastar, HeuristicKind::LinearConflict),
+            (Algorithm::ParallelIdastarFsm, HeuristicKind::LinearConflict),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let c = split_run(
+                dir.path(),
+                &request(&inst.board, Goal::BlankFirst, algorithm, h.clone(), 5),
+            );
+            // The parallel forms prune like the sequential ones; a piece runs one thread.
+            let sequential = match algorithm {
+                Algorithm::ParallelIdastarFsm => Algorithm::IdastarFsm,
+                a => a,
+            };
+            let single = solve(
+                &inst.board,
+                Goal::BlankFirst,
+                sequential,
+                &h,
+                &Limits::default(),
+            )
+            .unwrap();
+            let what = format!("Korf #{} {algorithm}/{h}", inst.id);
+            assert_accounting(&c, &single.per_iteration, &what);
+            assert_eq!(c.moves.as_ref().map(Vec::len), Some(inst.optimal), "{what}");
+        }
+    }
+}
+
+/// A 24-puzzle with additive pattern databases (groups of four tiles, built in memory).
+#[test]
+fn a_24_puzzle_with_pattern_databases_splits_exactly() {
+    pdb::set_cache_dir(None);
+    let h: HeuristicKind = "pdb:1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16/17,18,19,20/21,22,23,24"
+        .parse()
+        .unwrap();
+    for (len, seed) in [(60, 11), (70, 12)] {
+        let tiles = common::large::random_walk(5, 5, Goal::BlankLast, len, seed);
+        let board = Board::new(5, 5, tiles.iter().map(|&t| u32::from(t)).collect()).unwrap();
+        for algorithm in [Algorithm::Idastar, Algorithm::IdastarFsm] {
+            let dir = tempfile::tempdir().unwrap();
+            let c = split_run(
+                dir.path(),
+                &request(&board, Goal::BlankLast, algorithm, h.clone(), 8),
+            );
+            let single = solve(&board, Goal::BlankLast, algorithm, &h, &Limits::default()).unwrap();
+            let what = format!("5 x 5 walk {len} seed {seed}, {algorithm}");
+            assert!(
+                single.per_iteration.len() >= 2,
+                "{what}: too easy to test anything"
+            );
+            assert_accounting(&c, &single.per_iteration, &what);
+            assert_eq!(
+                c.moves.as_ref().map(Vec::len),
+                single.moves.as_ref().map(Vec::len),
+                "{what}"
+            );
+            assert!(board.replay_reaches_goal(c.moves.as_ref().unwrap(), Goal::BlankLast));
+        }
+    }
+}
+
+/// Pieces stopped by a node limit keep their finished bounds; the combination then says how
+/// far the search got (status, lower bound, the unfinished bound); rerun, the pieces continue
+/// and the answer is the uninterrupted one.
+#[test]
+fn stopped_pieces_resume_and_give_the_same_answer() {
+    let inst = korf(1_000_000).into_iter().next().unwrap();
+    let req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        4,
+    );
+    let whole = tempfile::tempdir().unwrap();
+    let reference = split_run(whole.path(), &req);
+    let dir = tempfile::tempdir().unwrap();
+    let plan = make_plan(&req).unwrap();
+    plan.write(dir.path()).unwrap();
+    let limited = Limits {
+        max_nodes: Some(20_000),
+        ..Limits::default()
+    };
+    for k in 1..=plan.pieces {
+        let f = run_piece(&plan, dir.path(), k, &limited).unwrap();
+        assert_eq!(f.state, PieceState::Stopped, "piece {k}");
+        assert!(
+            !f.iterations.is_empty(),
+            "piece {k} finished the first bounds"
+        );
+    }
+    let partial = combine(dir.path()).unwrap();
+    assert_eq!(partial.status, Some(Status::NodeLimit));
+    let last = partial.iterations.last().unwrap();
+    assert!(!last.complete());
+    assert_eq!(partial.row.lower_bound, Some(last.bound));
+    assert!(partial.moves.is_none());
+    // The finished bounds already agree with the uninterrupted run.
+    for (a, b) in partial
+        .iterations
+        .iter()
+        .zip(&reference.iterations)
+        .filter(|(a, _)| a.complete())
+    {
+        assert_eq!(a, b);
+    }
+    // Resumed concurrently, without limits.
+    std::thread::scope(|s| {
+        for k in 1..=plan.pieces {
+            let (plan, dir) = (&plan, dir.path());
+            s.spawn(move || run_piece(plan, dir, k, &Limits::default()).unwrap());
+        }
+    });
+    let resumed = combine(dir.path()).unwrap();
+    assert_eq!(resumed.status, Some(Status::Solved));
+    assert_eq!(resumed.moves, reference.moves);
+    let complete = |c: &Combined| -> Vec<_> {
+        c.iterations
+            .iter()
+            .filter(|i| i.complete())
+            .copied()
+            .collect()
+    };
+    assert_eq!(complete(&resumed), complete(&reference));
+    assert!(resumed.pieces.iter().all(|p| p.sessions == 2));
+}
+
+fn bench(args: &[&str]) -> std::process::Output {
+    Command::new(BENCH).args(args).output().unwrap()
+}
+
+/// The command line: 8 pieces as 8 processes at once, combined into one results row and
+/// `iterations.csv`, against `bench solve` of the same board; errors named.
+#[test]
+fn pieces_as_processes_combine_into_one_results_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let data = common::data_dir().join("korf100.tsv");
+    let out = d.join("s");
+    let (data, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let plan = [
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "79",
+        "--pieces",
+        "8",
+        "--out",
+        out_s,
+        "-q",
+    ];
+    let o = bench(&plan);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A second plan into the same directory, a wrong id, a storing algorithm: refused.
+    let o = bench(&plan);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds a plan already"));
+    let o = bench(&[
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "1000",
+        "--pieces",
+        "2",
+        "--out",
+        d.join("x").to_str().unwrap(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--id 1000: no instance"),
+        "{o:?}"
+    );
+    let o = bench(&[
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "79",
+        "--pieces",
+        "2",
+        "--algos",
+        "astar",
+        "--out",
+        d.join("y").to_str().unwrap(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--algos astar: a split search runs IDA*"),
+        "{o:?}"
+    );
+    // Combining before any piece ran: not solved, the unfinished pieces named, exit 1.
+    let o = bench(&["split", "combine", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(1));
+    let row = std::fs::read_to_string(out.join("result.csv")).unwrap();
+    assert!(row.contains("unfinished pieces: 1 2 3 4 5 6 7 8"), "{row}");
+    let children: Vec<_> = (1..=8)
+        .map(|k| {
+            Command::new(BENCH)
+                .args([
+                    "split",
+                    "piece",
+                    "--out",
+                    out_s,
+                    "--piece",
+                    &k.to_string(),
+                    "-q",
+                ])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let o = bench(&["split", "combine", "--out", out_s, "-q"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // One results row, read back by the results reader.
+    let file = npuzzle::results::read::read(&out.join("result.csv")).unwrap();
+    assert_eq!(file.rows.len(), 1);
+    let row = &file.rows[0].1;
+    assert_eq!((row.status.name(), row.moves), ("solved", Some(42)));
+    assert_eq!(
+        (row.algorithm.as_str(), row.heuristic.as_str()),
+        ("idastar", "manhattan")
+    );
+    assert!(row.message.as_deref().unwrap().contains("8 pieces"));
+    let board = Board::new(
+        4,
+        4,
+        vec![0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15],
+    )
+    .unwrap();
+    let moves = npuzzle::board::moves_from_str(row.solution.as_deref().unwrap()).unwrap();
+    assert!(board.replay_reaches_goal(&moves, Goal::BlankFirst));
+    let single = solve(
+        &board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        &HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(out.join("iterations.csv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), single.per_iteration.len() + 1);
+    for (line, s) in lines[1..]
+        .iter()
+        .zip(&single.per_iteration)
+        .filter(|(_, s)| s.complete)
+    {
+        assert_eq!(
+            line,
+            &format!("{},{},{},8,8", s.bound, s.generated, s.expanded)
+        );
+    }
+    assert!(lines.last().unwrap().ends_with(",8") && !lines.last().unwrap().ends_with(",8,8"));
+}
+
+/// A plan changed after planning, and a piece file of another plan, are refused by name.
+#[test]
+fn changed_plans_and_foreign_piece_files_are_refused() {
+    let inst = korf(1_000_000).into_iter().next().unwrap();
+    let req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        2,
+    );
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    split_run(a.path(), &req);
+    let mut other = req.clone();
+    other.pieces = 3;
+    let plan_b = make_plan(&other).unwrap();
+    plan_b.write(b.path()).unwrap();
+    std::fs::copy(a.path().join("piece-1.json"), b.path().join("piece-1.json")).unwrap();
+    let e = combine(b.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("piece-1.json") && e.contains("belongs to another plan"),
+        "{e}"
+    );
+    let e = run_piece(&plan_b, b.path(), 1, &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("belongs to another plan"), "{e}");
+    let path = a.path().join("plan.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replacen("\"piece\": 1", "\"piece\": 2", 1)).unwrap();
+    let e = combine(a.path()).unwrap_err().to_string();
+    assert!(e.contains("plan.json") && e.contains("checksum"), "{e}");
+}
