@@ -143,7 +143,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
         instance_id: instance.id.clone(),
         scramble_moves: instance.scramble_moves,
         board: instance.board.clone(),
-        goal: set.goal,
+        goal: set.shape.goal,
         algorithm: a.algos,
         heuristic: heuristic.clone(),
         pieces: a.pieces,
