@@ -535,7 +535,7 @@ pub fn json_for_script<T: Serialize>(value: &T) -> String {
 pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     let mut notes = Vec::new();
     let mut files = read_sidecars(input, &mut notes);
-    let mut pairs: Vec<String> = input.records.iter().map(Row::pair).collect();
+    let mut pairs: Vec<String> = input.records.iter().map(|r| r.pair().to_string()).collect();
     pairs.sort();
     pairs.dedup();
     let pair_index: HashMap<&str, usize> = pairs
@@ -577,7 +577,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         .map(|(i, r)| {
             (
                 instance_index[&r.instance_key()],
-                pair_index[r.pair().as_str()],
+                pair_index[r.pair().to_string().as_str()],
                 r.repetition,
                 r.status.name(),
                 r.moves,

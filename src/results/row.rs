@@ -8,6 +8,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Goal;
+
+use super::Pair;
 pub use crate::search::Outcome;
 
 /// How a row was measured: the `measured_by` column.
@@ -142,9 +144,9 @@ impl Row {
         )
     }
 
-    /// `algorithm/heuristic`, the name of the pair.
-    pub fn pair(&self) -> String {
-        format!("{}/{}", self.algorithm, self.heuristic)
+    /// The row's algorithm/heuristic configuration (displayed `algorithm/heuristic`).
+    pub fn pair(&self) -> Pair {
+        Pair::new(&self.algorithm, &self.heuristic)
     }
 }
 

@@ -26,7 +26,7 @@ use crate::heuristic::HeuristicKind;
 use crate::infra::units::{format_bytes, millis as ms};
 use crate::search::{Algorithm, Limits, Outcome, SolveError, SolveReport, thread_cpu_time};
 
-use super::plan::{Job, Pair};
+use super::plan::{Job, Program};
 use crate::infra::alloc;
 use crate::instances::InstanceSource;
 use crate::results::{MeasuredBy, Row};
@@ -158,10 +158,10 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     if ctx.interrupt.is_interrupted() {
         return JobEnd::Cancelled;
     }
-    match (&job.pair, ctx.isolate) {
-        (Pair::Builtin(a, h), None) => execute_in_process(ctx, job, *a, h, solve_fn),
-        (Pair::Builtin(a, h), Some(exe)) => execute_isolated(ctx, job, *a, h, exe),
-        (Pair::External(solver), _) => execute_external(ctx, job, solver),
+    match (&job.program, ctx.isolate) {
+        (Program::Builtin(a, h), None) => execute_in_process(ctx, job, *a, h, solve_fn),
+        (Program::Builtin(a, h), Some(exe)) => execute_isolated(ctx, job, *a, h, exe),
+        (Program::External(solver), _) => execute_external(ctx, job, solver),
     }
 }
 
@@ -169,6 +169,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
 fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
     let source = &ctx.sources[job.source];
     let instance = &source.set.instances[job.instance];
+    let pair = job.program.pair();
     Row {
         run_id: ctx.run_id.to_string(),
         instance_file: source.name.clone(),
@@ -177,8 +178,8 @@ fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
         cols: source.set.shape.cols as u32,
         goal: source.set.shape.goal,
         scramble_moves: instance.scramble_moves,
-        algorithm: job.pair.algorithm_name(),
-        heuristic: job.pair.heuristic_name(),
+        algorithm: pair.algorithm,
+        heuristic: pair.heuristic,
         repetition: job.repetition,
         status: Outcome::Error,
         moves: None,
@@ -649,9 +650,10 @@ pub fn run_all<E>(
         let workers = scope.spawn(|| {
             pool.install(|| {
                 let (solo, side_by_side): (Vec<&Job>, Vec<&Job>) =
-                    jobs.iter().partition(|j| j.pair.is_parallel());
-                let (optimal, others): (Vec<&Job>, Vec<&Job>) =
-                    side_by_side.into_iter().partition(|j| j.pair.is_optimal());
+                    jobs.iter().partition(|j| j.program.is_parallel());
+                let (optimal, others): (Vec<&Job>, Vec<&Job>) = side_by_side
+                    .into_iter()
+                    .partition(|j| j.program.is_optimal());
                 for job in solo {
                     if ctx.interrupt.is_interrupted() {
                         return;
@@ -735,7 +737,7 @@ mod tests {
             index,
             source: 0,
             instance: 0,
-            pair: Pair::Builtin(algorithm, HeuristicKind::Manhattan),
+            program: Program::Builtin(algorithm, HeuristicKind::Manhattan),
             repetition: 1,
         }
     }
