@@ -138,7 +138,7 @@ struct InstanceFileInfo {
     sha256: String,
     instances: usize,
     size: String,
-    goal: String,
+    goal: Goal,
     /// The `# key: value` header lines of the file (generator, seed, reproduce command), when
     /// the file is found and unchanged.
     header: Vec<(String, String)>,
@@ -300,7 +300,7 @@ fn run_info(m: Meta) -> RunInfo {
                 sha256: f.sha256,
                 instances: f.instances,
                 size: format!("{}x{}", f.rows, f.cols),
-                goal: f.goal.to_string(),
+                goal: f.goal,
                 header: Vec::new(),
             })
             .collect(),
