@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, solve};
 
 /// The command line: an optional name filter (substring) and the two times.
 struct Options {
@@ -95,7 +95,7 @@ impl Case {
         .unwrap();
         match self.expect_len {
             Some(len) => assert_eq!(r.moves.map(|m| m.len()), Some(len), "{}", self.name),
-            None => assert_eq!(r.status, Status::NodeLimit, "{}", self.name),
+            None => assert_eq!(r.status, Outcome::NodeLimit, "{}", self.name),
         }
     }
 

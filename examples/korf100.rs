@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, solve};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &Limits::default(),
         )?;
         let len = r.moves.as_ref().map_or(0, Vec::len);
-        assert_eq!(r.status, Status::Solved);
+        assert_eq!(r.status, Outcome::Solved);
         if len != optimal {
             wrong += 1;
         }

@@ -40,4 +40,4 @@ pub mod split;
 
 pub use board::{Board, BoardError, Goal, Move};
 pub use heuristic::HeuristicKind;
-pub use search::{Algorithm, Limits, SearchStats, SolveError, SolveReport, Status, solve};
+pub use search::{Algorithm, Limits, Outcome, SearchStats, SolveError, SolveReport, solve};

@@ -8,7 +8,7 @@ use std::collections::{HashSet, VecDeque};
 use crate::common;
 
 use common::large::{goal_tiles, neighbours, random_walk};
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, SolveError, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, SolveError, solve};
 
 /// The exact distance from `start` to the goal, by plain breadth-first search.
 fn bfs_distance(rows: usize, cols: usize, start: &[u16], goal: Goal) -> usize {
@@ -132,7 +132,7 @@ fn board(rows: usize, cols: usize, tiles: &[u16]) -> Board {
 fn solved_length(b: &Board, goal: Goal, algorithm: Algorithm, h: &HeuristicKind) -> usize {
     let report = solve(b, goal, algorithm, h, &Limits::default())
         .unwrap_or_else(|e| panic!("{algorithm} + {h}: {e}"));
-    assert_eq!(report.status, Status::Solved, "{algorithm} + {h}");
+    assert_eq!(report.status, Outcome::Solved, "{algorithm} + {h}");
     report.moves.unwrap().len()
 }
 
@@ -251,8 +251,8 @@ fn suboptimal_algorithms_on_large_boards() {
         // then says so.
         let greedy = solve(&b, goal, Algorithm::Greedy, &h, &Limits::default()).unwrap();
         match greedy.status {
-            Status::Solved => assert!(greedy.moves.unwrap().len() >= d),
-            other => assert_eq!(other, Status::DepthLimit),
+            Outcome::Solved => assert!(greedy.moves.unwrap().len() >= d),
+            other => assert_eq!(other, Outcome::DepthLimit),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Move, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Move, Outcome, solve};
 
 /// A random walk of `len` blank moves from the goal (no move straight back), from a
 /// SplitMix64 stream seeded with `seed`.
@@ -150,7 +150,7 @@ fn distances_equal_a_fifo_bfs() {
             for seed in 0..4 {
                 let board = random_walk(rows, cols, goal, len, seed);
                 let r = bfs(&board, goal, &Limits::default());
-                assert_eq!(r.status, Status::Solved);
+                assert_eq!(r.status, Outcome::Solved);
                 assert_eq!(
                     r.moves.unwrap().len(),
                     fifo_distance(&board, goal),
@@ -227,7 +227,7 @@ fn a_node_limit_stops_at_exactly_that_many_generated_nodes() {
                 ..Limits::default()
             },
         );
-        assert_eq!(r.status, Status::NodeLimit, "{rows}x{cols}");
+        assert_eq!(r.status, Outcome::NodeLimit, "{rows}x{cols}");
         assert_eq!(r.stats.generated, limit);
     }
 }

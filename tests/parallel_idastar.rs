@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use common::{exact_distances, read_tsv};
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, solve};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -57,7 +57,7 @@ fn on_one_thread_the_counts_are_korfs_plus_the_last_split() {
                 &Limits::default(),
             )
         });
-        assert_eq!(r.status, Status::Solved, "instance {id}");
+        assert_eq!(r.status, Outcome::Solved, "instance {id}");
         assert_eq!(r.moves.unwrap().len(), optimal, "instance {id}");
         assert!(r.stats.generated >= generated, "instance {id}");
         assert!(
@@ -157,7 +157,7 @@ fn stopped_idastar_reports_a_true_lower_bound() {
                 &limits,
             )
             .unwrap();
-            assert_eq!(r.status, Status::NodeLimit, "{algo} #{id}");
+            assert_eq!(r.status, Outcome::NodeLimit, "{algo} #{id}");
             let lb = r.stats.lower_bound.unwrap() as usize;
             assert!(lb <= optimal, "{algo} #{id}: {lb} > {optimal}");
             assert!(lb >= r.initial_h.unwrap() as usize, "{algo} #{id}");
@@ -186,7 +186,7 @@ fn limits_stop_every_worker() {
         ..Limits::default()
     };
     let r = two.install(|| par(&board, Goal::BlankFirst, &h, &limits));
-    assert_eq!(r.status, Status::NodeLimit);
+    assert_eq!(r.status, Outcome::NodeLimit);
     assert!(r.moves.is_none());
     assert!(r.stats.generated <= 3_000_002, "{}", r.stats.generated);
     assert!(r.stats.generated > 2_800_000, "{}", r.stats.generated);
@@ -200,7 +200,7 @@ fn limits_stop_every_worker() {
         ..Limits::default()
     };
     let r = two.install(|| par(&board, Goal::BlankFirst, &h, &limits));
-    assert_eq!(r.status, Status::Timeout);
+    assert_eq!(r.status, Outcome::Timeout);
     // Far above the 300 ms limit (a loaded machine), far below the search's own end.
     assert!(start.elapsed() < Duration::from_secs(60));
 
@@ -209,5 +209,5 @@ fn limits_stop_every_worker() {
         ..Limits::default()
     };
     let r = two.install(|| par(&board, Goal::BlankFirst, &h, &limits));
-    assert_eq!(r.status, Status::Cancelled);
+    assert_eq!(r.status, Outcome::Cancelled);
 }

@@ -9,7 +9,7 @@ use common::data_dir;
 use npuzzle::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use npuzzle::heuristic::pdb::{self, Partition, PdbSpec, StoreError, TableKey, store};
 use npuzzle::heuristic::{Heuristic, Pdb, PdbLayout};
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, solve};
 
 /// Every database of these tests is built in memory (the disk cache has its own tests).
 fn no_disk_cache() {
@@ -299,7 +299,7 @@ fn idastar_with_pdb_solves_korf_instances_at_their_optimal_length() {
                 &Limits::default(),
             )
             .unwrap();
-            assert_eq!(r.status, Status::Solved);
+            assert_eq!(r.status, Outcome::Solved);
             let moves = r.moves.unwrap();
             assert_eq!(moves.len() as u32, *optimal, "{name} #{id}");
             assert!(board.replay_reaches_goal(&moves, Goal::BlankFirst));

@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use npuzzle::geometry::{Geometry, Large};
 use npuzzle::heuristic::pdb::{self, TableKey, large};
 use npuzzle::heuristic::{self, HeuristicKind};
-use npuzzle::{Algorithm, Board, Goal, Limits, SolveError, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, Limits, Outcome, SolveError, solve};
 use predicates::prelude::*;
 
 use crate::common;
@@ -120,7 +120,7 @@ fn auto_pdb_is_exact_and_admissible_on_large_boards() {
                 for a in [Algorithm::Idastar, Algorithm::Astar] {
                     let report = solve(&b, goal, a, &pdb_auto(), &Limits::default())
                         .unwrap_or_else(|e| panic!("{a} on {rows} x {cols}: {e}"));
-                    assert_eq!(report.status, Status::Solved);
+                    assert_eq!(report.status, Outcome::Solved);
                     let moves = report.moves.unwrap();
                     assert_eq!(
                         moves.len(),

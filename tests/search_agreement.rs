@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::exact_distances;
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Move, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Move, Outcome, solve};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -71,7 +71,7 @@ fn every_optimal_search_returns_the_exact_distance_on_random_3x3_boards() {
                         continue;
                     }
                     let r = solve(&board, goal, algo, h, &Limits::default()).unwrap();
-                    assert_eq!(r.status, Status::Solved);
+                    assert_eq!(r.status, Outcome::Solved);
                     let moves = r.moves.unwrap();
                     assert_eq!(moves.len(), d as usize, "{algo} {h} on {board:?}");
                     assert!(board.replay_reaches_goal(&moves, goal));
@@ -127,7 +127,7 @@ fn limits_stop_searches_with_their_status() {
             &limits,
         )
         .unwrap();
-        assert_eq!(r.status, Status::NodeLimit, "{algo}");
+        assert_eq!(r.status, Outcome::NodeLimit, "{algo}");
         assert!(r.moves.is_none());
         // A parallel search may count one node per worker over the limit (see Budget).
         let slack = if algo.is_parallel() {
@@ -159,7 +159,7 @@ fn limits_stop_searches_with_their_status() {
             &limits,
         )
         .unwrap();
-        assert_eq!(r.status, Status::MemoryLimit, "{algo}");
+        assert_eq!(r.status, Outcome::MemoryLimit, "{algo}");
         assert!(r.stats.memory_bytes <= 1 << 20);
     }
 }

@@ -17,7 +17,7 @@ use npuzzle::search::IterationCount;
 use npuzzle::split::combine::{Combined, combine, write_combined};
 use npuzzle::split::piece::{PieceState, run_piece};
 use npuzzle::split::plan::{PlanRequest, make_plan};
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Status, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, solve};
 
 const BENCH: &str = env!("CARGO_BIN_EXE_bench");
 
@@ -133,7 +133,7 @@ fn korfs_instances_split_in_8_pieces_count_what_one_process_counts() {
             "{what}"
         );
         assert_accounting(&c, &single.per_iteration, &what);
-        assert_eq!(c.status, Some(Status::Solved), "{what}");
+        assert_eq!(c.status, Some(Outcome::Solved), "{what}");
         let moves = c.moves.as_ref().unwrap();
         assert_eq!(moves.len(), inst.optimal, "{what}: optimal length");
         assert!(
@@ -267,7 +267,7 @@ fn stopped_pieces_resume_and_give_the_same_answer() {
         );
     }
     let partial = combine(dir.path()).unwrap();
-    assert_eq!(partial.status, Some(Status::NodeLimit));
+    assert_eq!(partial.status, Some(Outcome::NodeLimit));
     let last = partial.iterations.last().unwrap();
     assert!(!last.complete());
     assert_eq!(partial.row.lower_bound, Some(last.bound));
@@ -289,7 +289,7 @@ fn stopped_pieces_resume_and_give_the_same_answer() {
         }
     });
     let resumed = combine(dir.path()).unwrap();
-    assert_eq!(resumed.status, Some(Status::Solved));
+    assert_eq!(resumed.status, Some(Outcome::Solved));
     assert_eq!(resumed.moves, reference.moves);
     let complete = |c: &Combined| -> Vec<_> {
         c.iterations

@@ -24,8 +24,8 @@ use npuzzle::instances::{FileHeader, Generator, InstanceWriter};
 use npuzzle::run::engine::{RunOptions, prepare};
 use npuzzle::run::runner::Interrupt;
 use npuzzle::search::custom::solve_custom;
-use npuzzle::search::{Algorithm, Limits, Status};
-use npuzzle::solve::{self, Outcome, Output, Request, SolveJson};
+use npuzzle::search::{Algorithm, Limits, Outcome};
+use npuzzle::solve::{self, Reply, Output, Request, SolveJson};
 
 /// Counts heap bytes per thread, as in `bench`, so that results report `peak_heap_bytes`.
 #[global_allocator]
@@ -114,14 +114,14 @@ fn solve_text(
         solve::parse_input(text.as_bytes(), req.goal).map_err(|r| value_error(r.detail))?;
     let mut notes = Vec::new();
     let start = board.clone();
-    let outcome =
+    let reply =
         py.detach(|| solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string())));
-    match outcome {
-        Outcome::Solved(s) => Ok(solved(&s.json(), &start, None, notes)),
-        Outcome::Stopped(message, s) => Ok(solved(&s.json(), &start, Some(message), notes)),
-        Outcome::Rejected(r) => Err(value_error(r.detail)),
-        Outcome::Usage(m) => Err(value_error(m)),
-        Outcome::Internal(m) => Err(PyRuntimeError::new_err(m)),
+    match reply {
+        Reply::Solved(s) => Ok(solved(&s.json(), &start, None, notes)),
+        Reply::Stopped(message, s) => Ok(solved(&s.json(), &start, Some(message), notes)),
+        Reply::Rejected(r) => Err(value_error(r.detail)),
+        Reply::Usage(m) => Err(value_error(m)),
+        Reply::Internal(m) => Err(PyRuntimeError::new_err(m)),
     }
 }
 
@@ -181,10 +181,10 @@ fn solve_with_function(
     let report = report.map_err(value_error)?;
     let kind = HeuristicKind::None;
     let solution =
-        (report.status == Status::Solved).then(|| report.moves.as_deref().unwrap_or(&[]));
+        (report.status == Outcome::Solved).then(|| report.moves.as_deref().unwrap_or(&[]));
     let mut json = SolveJson::new(&board, goal, algorithm, &kind, &report, solution, peak);
     json.heuristic = name.to_string();
-    let message = (report.status != Status::Solved).then(|| {
+    let message = (report.status != Outcome::Solved).then(|| {
         let req = Request {
             file: None,
             goal: Some(goal),

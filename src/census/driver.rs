@@ -16,6 +16,7 @@ use super::{Census, LayerDone, Request};
 use crate::infra::provenance::{Host, Program, now_rfc3339, sidecar_path};
 use crate::infra::signals;
 use crate::infra::units::format_bytes;
+use crate::results::meta::SessionStatus;
 
 /// A census with everything around it.
 #[derive(Debug, Clone)]
@@ -118,7 +119,7 @@ pub fn run(job: &Job) -> anyhow::Result<Ended> {
         Ok(c) => c,
         Err(e) => {
             let mut m = meta.lock().expect("sidecar lock");
-            m.finish("failed", wall);
+            m.finish(SessionStatus::Failed, wall);
             m.error = Some(e.to_string());
             save(&m)?;
             return Err(e.into());
@@ -131,7 +132,7 @@ pub fn run(job: &Job) -> anyhow::Result<Ended> {
     let writer = writer.map(|w| w.into_inner().expect("writer lock"));
     if !census.complete {
         let mut m = meta.lock().expect("sidecar lock");
-        m.finish("interrupted", wall);
+        m.finish(SessionStatus::Interrupted, wall);
         save(&m)?;
         let sig = signals::received().unwrap_or(libc::SIGINT);
         eprintln!(
@@ -148,7 +149,7 @@ pub fn run(job: &Job) -> anyhow::Result<Ended> {
     }
     write_files(job, &census, writer)?;
     let mut m = meta.lock().expect("sidecar lock");
-    m.finish("complete", wall);
+    m.finish(SessionStatus::Complete, wall);
     m.diameter = census.diameter();
     m.antipodes = census.counts.last().copied();
     save(&m)?;
@@ -166,7 +167,7 @@ fn initial_meta(job: &Job, positions: u64, need: u64) -> CensusMeta {
         threads: job.threads,
         rows: req.shape.rows,
         cols: req.shape.cols,
-        goal: req.shape.goal.to_string(),
+        goal: req.shape.goal,
         heuristics: req.heuristics.iter().map(|h| h.name()).collect(),
         positions,
         memory_needed_bytes: need,
@@ -176,7 +177,7 @@ fn initial_meta(job: &Job, positions: u64, need: u64) -> CensusMeta {
         wall_seconds: None,
         cpu_seconds: None,
         peak_rss_bytes: None,
-        status: "running".into(),
+        status: SessionStatus::Running,
         depths_complete: 0,
         positions_found: 0,
         diameter: None,
@@ -201,7 +202,7 @@ fn install_signals(
         move |_| first.store(true, Ordering::SeqCst),
         move |sig| {
             if let (Ok(mut m), Some(p)) = (last_meta.lock(), &last_path) {
-                m.finish("interrupted", start.elapsed().as_secs_f64());
+                m.finish(SessionStatus::Interrupted, start.elapsed().as_secs_f64());
                 let _ = m.write(p);
             }
             eprintln!("{}: stopped at once", signals::name(sig));

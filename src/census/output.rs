@@ -12,6 +12,7 @@ use super::Census;
 use crate::board::Goal;
 use crate::infra::provenance::{Host, Program};
 use crate::instances::{FileHeader, Generator, InstanceWriter};
+use crate::results::meta::SessionStatus;
 
 /// The distribution CSV's columns.
 pub const COLUMNS: &str = "rows,cols,goal,depth,count";
@@ -144,7 +145,7 @@ pub struct CensusMeta {
     /// Columns.
     pub cols: usize,
     /// The goal.
-    pub goal: String,
+    pub goal: Goal,
     /// Heuristics tabulated.
     pub heuristics: Vec<String>,
     /// Solvable positions (`cells! / 2`).
@@ -163,8 +164,8 @@ pub struct CensusMeta {
     pub cpu_seconds: Option<f64>,
     /// Peak resident set size of the process in bytes.
     pub peak_rss_bytes: Option<u64>,
-    /// `running`, `complete`, `interrupted` or `failed`.
-    pub status: String,
+    /// `running`, `complete`, `interrupted` or `failed` (the words of `bench run`'s sessions).
+    pub status: SessionStatus,
     /// Depths whose counts are final (0..depths).
     pub depths_complete: usize,
     /// Positions counted so far.
@@ -189,8 +190,8 @@ impl CensusMeta {
     }
 
     /// Fills in the end time, CPU time and peak memory of this process.
-    pub fn finish(&mut self, status: &str, wall_seconds: f64) {
-        self.status = status.to_string();
+    pub fn finish(&mut self, status: SessionStatus, wall_seconds: f64) {
+        self.status = status;
         self.end_time = Some(crate::infra::provenance::now_rfc3339());
         self.wall_seconds = Some(wall_seconds);
         let (cpu, rss) = process_usage();

@@ -1,5 +1,5 @@
 //! `bench solve`: maps the arguments to a [`crate::solve::Request`] and prints its
-//! [`crate::solve::Outcome`] (the engine, its policy and exit statuses: [`crate::solve`]).
+//! [`crate::solve::Reply`] (the engine, its policy and exit statuses: [`crate::solve`]).
 
 use std::io;
 use std::path::PathBuf;
@@ -89,11 +89,11 @@ impl SolveArgs {
 /// Runs `bench solve`; returns the exit status.
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let req = args.request();
-    let outcome = solve::run(&req, &mut |note| eprintln!("{note}"));
+    let reply = solve::run(&req, &mut |note| eprintln!("{note}"));
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     Ok(solve::output::write(
-        &outcome,
+        &reply,
         &req,
         &mut out,
         &mut io::stderr(),

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use super::flags::{GoalFlag, Heuristics, Instances, MaxMemory, Quiet, Timeout};
 use crate::heuristic::HeuristicKind;
 use crate::instances::read_instance_file;
-use crate::search::{Algorithm, Limits, Status};
+use crate::search::{Algorithm, Limits, Outcome};
 use crate::split::combine::{combine, write_combined};
 use crate::split::piece::run_piece;
 use crate::split::plan::{Plan, PlanRequest, make_plan};
@@ -211,7 +211,7 @@ fn combined(a: CombineArgs) -> anyhow::Result<i32> {
         report(&a.dir.out, &c);
     }
     Ok(match c.status {
-        Some(Status::Solved) => 0,
+        Some(Outcome::Solved) => 0,
         Some(_) => EXIT_LIMIT,
         None => 1,
     })

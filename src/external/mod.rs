@@ -15,9 +15,10 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::board::{Board, Goal, Move};
+use crate::search::Outcome;
 
 pub use answer::{Answer, AnswerError, Counters, Form};
-pub use process::{Exit, Measured, ProcessError, ProcessLimits, Stop};
+pub use process::{Exit, Measured, ProcessError, ProcessLimits};
 
 /// A named external solver, given on the command line as `NAME=COMMAND ARGS`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,42 +168,50 @@ impl Solver {
     }
 }
 
-/// What one external job came to, after the replay.
+/// A replayed solution of an external solver.
 #[derive(Debug, Clone)]
-pub enum Verdict {
-    /// A solution that replays to the goal.
-    Solved {
-        /// Its moves.
-        moves: Vec<Move>,
-        /// The form it came in.
-        form: Form,
-        /// The solver's own counters.
-        counters: Counters,
-    },
-    /// The solver refused the board with this message.
-    Rejected(String),
-    /// The answer is not a solution: unreadable, illegal, or not ending at the goal.
-    WrongAnswer(AnswerError),
-    /// The solver failed: a nonzero exit status or a signal, with its stderr's tail.
-    Crashed {
-        /// How it ended.
-        exit: Exit,
-        /// Its last words.
-        stderr: String,
-    },
-    /// A limit stopped it.
-    Stopped(Stop),
+pub struct Replayed {
+    /// Its moves.
+    pub moves: Vec<Move>,
+    /// The form it came in.
+    pub form: Form,
+    /// The solver's own counters.
+    pub counters: Counters,
 }
 
-/// One external job judged: the verdict on its answer and the kernel's measurements. (How the
-/// job ended as the results file spells it, the results `Outcome`, is made from the verdict by
-/// `bench run`.)
+/// One external job judged: how it ended, what explains that, and the kernel's measurements.
 #[derive(Debug, Clone)]
 pub struct Judged {
-    /// What the answer came to.
-    pub verdict: Verdict,
+    /// [`Outcome::Solved`] (the answer replays to the goal), [`Outcome::Rejected`],
+    /// [`Outcome::WrongAnswer`], [`Outcome::Crashed`] (a nonzero exit status or a signal
+    /// without an answer: `measured.exit` and `measured.stderr_tail` say how), or the limit
+    /// that stopped the process (`measured.stop`).
+    pub outcome: Outcome,
+    /// The solution, exactly when `outcome` is [`Outcome::Solved`].
+    pub solution: Option<Replayed>,
+    /// The solver's rejection ([`Outcome::Rejected`]) or what is wrong with its answer
+    /// ([`Outcome::WrongAnswer`]).
+    pub detail: Option<String>,
     /// Time, memory, exit.
     pub measured: Measured,
+}
+
+impl Judged {
+    fn new(outcome: Outcome, measured: Measured) -> Judged {
+        Judged {
+            outcome,
+            solution: None,
+            detail: None,
+            measured,
+        }
+    }
+
+    fn with_detail(outcome: Outcome, detail: String, measured: Measured) -> Judged {
+        Judged {
+            detail: Some(detail),
+            ..Judged::new(outcome, measured)
+        }
+    }
 }
 
 /// Runs `solver` on `board` for `goal` under `limits`, reads and replays its answer.
@@ -230,44 +239,44 @@ pub fn run_solver(
     if wrote_file {
         let _ = std::fs::remove_file(&file);
     }
-    let measured = measured?;
-    let verdict = judge(&measured, board, goal);
-    Ok(Judged { verdict, measured })
+    Ok(judge(measured?, board, goal))
 }
 
-/// The verdict on a finished process: a stop wins, then the answer (a rejection is an answer
-/// whatever the exit status), then a crash.
-fn judge(m: &Measured, board: &Board, goal: Goal) -> Verdict {
+/// Judges a finished process: a stop wins, then the answer (a rejection is an answer whatever
+/// the exit status), then a crash.
+fn judge(m: Measured, board: &Board, goal: Goal) -> Judged {
     if let Some(stop) = m.stop {
-        return Verdict::Stopped(stop);
+        return Judged::new(stop, m);
     }
-    let text = String::from_utf8_lossy(&m.stdout);
-    let parsed = answer::parse(&text, board);
+    let parsed = answer::parse(&String::from_utf8_lossy(&m.stdout), board);
     let crashed = m.exit != Exit::Code(0);
-    match parsed {
-        Ok(Answer::Rejected { message }) => Verdict::Rejected(message),
-        _ if crashed => Verdict::Crashed {
-            exit: m.exit,
-            stderr: m.stderr_tail.trim().to_string(),
-        },
+    let solution = match parsed {
+        Ok(Answer::Rejected { message }) => {
+            return Judged::with_detail(Outcome::Rejected, message, m);
+        }
+        _ if crashed => return Judged::new(Outcome::Crashed, m),
         Ok(Answer::Solution {
             moves,
             form,
             counters,
         }) => match answer::check(board, goal, &moves) {
-            Ok(()) => Verdict::Solved {
+            Ok(()) => Replayed {
                 moves,
                 form,
                 counters,
             },
-            Err(e) => Verdict::WrongAnswer(e),
+            Err(e) => return Judged::with_detail(Outcome::WrongAnswer, e.to_string(), m),
         },
-        Err(AnswerError::Empty) if board.is_goal(goal) => Verdict::Solved {
+        Err(AnswerError::Empty) if board.is_goal(goal) => Replayed {
             moves: Vec::new(),
             form: Form::MoveString,
             counters: Counters::default(),
         },
-        Err(e) => Verdict::WrongAnswer(e),
+        Err(e) => return Judged::with_detail(Outcome::WrongAnswer, e.to_string(), m),
+    };
+    Judged {
+        solution: Some(solution),
+        ..Judged::new(Outcome::Solved, m)
     }
 }
 

@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use crate::search::Outcome;
+
 /// Limits for one process group.
 #[derive(Debug, Clone)]
 pub struct ProcessLimits {
@@ -42,7 +44,7 @@ pub struct ProcessLimits {
     /// watchdog enforces it).
     pub cgroup: bool,
     /// Raised from outside (an interrupted run): the group is killed at once and the run
-    /// ends with [`Stop::Cancelled`].
+    /// ends with [`Outcome::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -60,20 +62,9 @@ impl Default for ProcessLimits {
     }
 }
 
-/// Which limit stopped the process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    /// `timeout` ran out.
-    Timeout,
-    /// `cpu` ran out.
-    CpuLimit,
-    /// `memory` was exceeded.
-    MemoryLimit,
-    /// The `cancel` flag was raised.
-    Cancelled,
-}
-
-/// How the command's own process ended.
+/// How the command's own process ended, as the kernel reports it: the data beside a job's
+/// [`Outcome`] (a crash's exit status or signal, how a limit's stop came about), not an end
+/// state of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// Exited with this status.
@@ -87,8 +78,9 @@ pub enum Exit {
 pub struct Measured {
     /// How the process ended.
     pub exit: Exit,
-    /// The limit that stopped it, if one did.
-    pub stop: Option<Stop>,
+    /// The limit that stopped it, if one did: [`Outcome::Timeout`], [`Outcome::CpuLimit`],
+    /// [`Outcome::MemoryLimit`] or [`Outcome::Cancelled`].
+    pub stop: Option<Outcome>,
     /// Wall time from spawn to reaping.
     pub wall: Duration,
     /// User CPU time of the process and the children it waited for.
@@ -277,7 +269,7 @@ fn spawn(
 struct Watched {
     status: i32,
     usage: libc::rusage,
-    stop: Option<Stop>,
+    stop: Option<Outcome>,
     /// Whether we sent SIGKILL.
     killed: bool,
     sampled_peak: u64,
@@ -318,19 +310,19 @@ fn watch(
         }
         let now = Instant::now();
         if w.stop.is_none() && limits.timeout.is_some_and(|t| now - start >= t) {
-            w.stop = Some(Stop::Timeout);
+            w.stop = Some(Outcome::Timeout);
         }
         if (watch_memory || limits.cpu.is_some()) && now >= next_sample {
             next_sample = now + SAMPLE_PERIOD;
             let g = sample_group(pid);
             w.sampled_peak = w.sampled_peak.max(g.rss);
             if w.stop.is_none() && watch_memory && limits.memory.is_some_and(|m| g.rss > m) {
-                w.stop = Some(Stop::MemoryLimit);
+                w.stop = Some(Outcome::MemoryLimit);
                 kill_group(pid, libc::SIGKILL);
                 w.killed = true;
             }
             if w.stop.is_none() && limits.cpu.is_some_and(|c| g.cpu > c) {
-                w.stop = Some(Stop::CpuLimit);
+                w.stop = Some(Outcome::CpuLimit);
             }
         }
         let cancelled = limits
@@ -338,7 +330,7 @@ fn watch(
             .as_ref()
             .is_some_and(|c| c.load(Ordering::SeqCst));
         if w.stop.is_none() && cancelled {
-            w.stop = Some(Stop::Cancelled);
+            w.stop = Some(Outcome::Cancelled);
             kill_group(pid, libc::SIGKILL);
             w.killed = true;
         }
@@ -375,16 +367,16 @@ fn kernel_stop(
     cpu_secs: Option<u64>,
     we_killed: bool,
     cpu: Duration,
-) -> Option<Stop> {
+) -> Option<Outcome> {
     if oom {
-        return Some(Stop::MemoryLimit);
+        return Some(Outcome::MemoryLimit);
     }
     let soft = cpu_secs?.max(1);
     match exit {
-        Exit::Signal(libc::SIGXCPU) => Some(Stop::CpuLimit),
-        Exit::Code(c) if c == 128 + libc::SIGXCPU => Some(Stop::CpuLimit),
+        Exit::Signal(libc::SIGXCPU) => Some(Outcome::CpuLimit),
+        Exit::Code(c) if c == 128 + libc::SIGXCPU => Some(Outcome::CpuLimit),
         Exit::Signal(libc::SIGKILL) if !we_killed && cpu >= Duration::from_secs(soft) => {
-            Some(Stop::CpuLimit)
+            Some(Outcome::CpuLimit)
         }
         _ => None,
     }
@@ -807,7 +799,7 @@ mod tests {
         // signal decides, not a comparison of its CPU time with the limit.
         let m = run("kill -XCPU $$", Vec::new(), &cpu_limited(1)).unwrap();
         assert_eq!(m.exit, Exit::Signal(libc::SIGXCPU));
-        assert_eq!(m.stop, Some(Stop::CpuLimit), "{m:?}");
+        assert_eq!(m.stop, Some(Outcome::CpuLimit), "{m:?}");
         // Through `sh`, a child stopped by it shows as 128 + SIGXCPU.
         let m = run(
             "sh -c 'kill -XCPU $$'; exit $?",
@@ -815,7 +807,7 @@ mod tests {
             &cpu_limited(1),
         )
         .unwrap();
-        assert_eq!(m.stop, Some(Stop::CpuLimit), "{m:?}");
+        assert_eq!(m.stop, Some(Outcome::CpuLimit), "{m:?}");
         // Without a CPU limit the same signal is a crash, not a limit.
         let m = run("kill -XCPU $$", Vec::new(), &ProcessLimits::default()).unwrap();
         assert_eq!(m.stop, None);
@@ -881,17 +873,17 @@ mod tests {
         let kill = Exit::Signal(libc::SIGKILL);
         assert_eq!(
             kernel_stop(xcpu, false, Some(1), false, ms),
-            Some(Stop::CpuLimit)
+            Some(Outcome::CpuLimit)
         );
         assert_eq!(kernel_stop(xcpu, false, None, false, sec), None);
         assert_eq!(
             kernel_stop(xcpu, true, Some(1), false, ms),
-            Some(Stop::MemoryLimit)
+            Some(Outcome::MemoryLimit)
         );
         // The hard RLIMIT_CPU: SIGKILL we did not send, after the soft limit's CPU time.
         assert_eq!(
             kernel_stop(kill, false, Some(1), false, 2 * sec),
-            Some(Stop::CpuLimit)
+            Some(Outcome::CpuLimit)
         );
         assert_eq!(kernel_stop(kill, false, Some(1), true, 2 * sec), None);
         assert_eq!(kernel_stop(kill, false, Some(1), false, ms), None);
@@ -905,7 +897,7 @@ mod tests {
         );
         assert_eq!(
             kernel_stop(Exit::Code(128 + libc::SIGXCPU), false, Some(1), false, ms),
-            Some(Stop::CpuLimit)
+            Some(Outcome::CpuLimit)
         );
     }
 }

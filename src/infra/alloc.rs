@@ -30,7 +30,7 @@
 //! The allocator can also enforce a per-job budget as a backstop to the searches' own checks:
 //! when a job's heap grows past the budget given to [`start_job`], the job's flag is raised (the
 //! runner passes it as the search's `Limits::memory_tripped`, so the search stops with
-//! `Status::MemoryLimit` itself) and [`JobMemory::over_budget`] reports it. An allocation itself
+//! `Outcome::MemoryLimit` itself) and [`JobMemory::over_budget`] reports it. An allocation itself
 //! never fails because of the budget.
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -5,7 +5,7 @@
 
 use crate::board::{Board, Goal};
 use crate::heuristic::HeuristicKind;
-use crate::search::{Algorithm, IterationCount, Limits, SolveError, Status, solve};
+use crate::search::{Algorithm, IterationCount, Limits, Outcome, SolveError, solve};
 
 use super::tree::Pruning;
 
@@ -66,7 +66,7 @@ pub fn measure(
     };
     let report = solve(board, goal, algorithm, heuristic, &limits)?;
     Ok(Measured {
-        solved: report.status == Status::Solved,
+        solved: report.status == Outcome::Solved,
         iterations: report.per_iteration,
     })
 }

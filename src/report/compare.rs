@@ -17,6 +17,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::results::Pair;
 use crate::results::{Outcome, Row};
 
 pub use crate::results::InstanceKey;
@@ -113,70 +114,33 @@ pub enum CompareError {
     UnknownMetric(String),
 }
 
-/// A configuration: an algorithm with a heuristic, as the `algorithm` and `heuristic` columns
-/// name them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Pair {
-    /// The `algorithm` column.
-    pub algorithm: String,
-    /// The `heuristic` column.
-    pub heuristic: String,
-}
-
-impl Pair {
-    /// A pair from its two columns.
-    pub fn new(algorithm: &str, heuristic: &str) -> Pair {
-        Pair {
-            algorithm: algorithm.to_string(),
-            heuristic: heuristic.to_string(),
-        }
-    }
-
-    /// The pair of a row.
-    pub fn of(r: &Row) -> Pair {
-        Pair::new(&r.algorithm, &r.heuristic)
-    }
-
-    /// Whether `r` is a row of this pair.
-    pub fn matches(&self, r: &Row) -> bool {
-        r.algorithm == self.algorithm && r.heuristic == self.heuristic
-    }
-
-    /// Parses `ALGORITHM/HEURISTIC` (split at the first `/`; neither part empty).
-    pub fn parse(s: &str) -> Result<Pair, CompareError> {
-        match s.split_once('/') {
-            Some((a, h)) if !a.is_empty() && !h.is_empty() => Ok(Pair::new(a, h)),
-            _ => Err(CompareError::PairSyntax(s.to_string())),
-        }
-    }
-
-    /// Parses `s` and checks that `rows` has rows of the pair (the error lists the pairs
-    /// present).
-    pub fn parse_in(s: &str, rows: &[Row]) -> Result<Pair, CompareError> {
-        let p = Pair::parse(s)?;
-        if rows.iter().any(|r| p.matches(r)) {
-            return Ok(p);
-        }
-        Err(CompareError::UnknownPair {
-            pair: s.to_string(),
-            available: pairs(rows)
-                .iter()
-                .map(Pair::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+/// Parses `ALGORITHM/HEURISTIC` (split at the first `/`; neither part empty).
+pub fn parse_pair(s: &str) -> Result<Pair, CompareError> {
+    match s.split_once('/') {
+        Some((a, h)) if !a.is_empty() && !h.is_empty() => Ok(Pair::new(a, h)),
+        _ => Err(CompareError::PairSyntax(s.to_string())),
     }
 }
 
-impl fmt::Display for Pair {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.algorithm, self.heuristic)
+/// Parses `s` and checks that `rows` has rows of the pair (the error lists the pairs present).
+pub fn parse_pair_in(s: &str, rows: &[Row]) -> Result<Pair, CompareError> {
+    let p = parse_pair(s)?;
+    if rows.iter().any(|r| p.matches(r)) {
+        return Ok(p);
     }
+    Err(CompareError::UnknownPair {
+        pair: s.to_string(),
+        available: pairs(rows)
+            .iter()
+            .map(Pair::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
 }
 
 /// The distinct pairs of `rows`, sorted.
 pub fn pairs(rows: &[Row]) -> Vec<Pair> {
-    let mut v: Vec<Pair> = rows.iter().map(Pair::of).collect();
+    let mut v: Vec<Pair> = rows.iter().map(Row::pair).collect();
     v.sort();
     v.dedup();
     v
@@ -710,16 +674,13 @@ pub(crate) mod tests {
     #[test]
     fn pair_parsing() {
         let rows = vec![row("1", "astar", 1, Outcome::Solved, 1.0, 1)];
+        assert_eq!(parse_pair_in("astar/h", &rows), Ok(Pair::new("astar", "h")));
         assert_eq!(
-            Pair::parse_in("astar/h", &rows),
-            Ok(Pair::new("astar", "h"))
-        );
-        assert_eq!(
-            Pair::parse("astar").unwrap_err().to_string(),
+            parse_pair("astar").unwrap_err().to_string(),
             "\"astar\": expected ALGORITHM/HEURISTIC as the report table names it, e.g. idastar/manhattan"
         );
-        assert!(Pair::parse("/h").is_err() && Pair::parse("a/").is_err());
-        let e = Pair::parse_in("bfs/none", &rows).unwrap_err().to_string();
+        assert!(parse_pair("/h").is_err() && parse_pair("a/").is_err());
+        let e = parse_pair_in("bfs/none", &rows).unwrap_err().to_string();
         assert_eq!(
             e,
             "bfs/none: no rows of that pair; the results have astar/h"

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::aggregate::{GroupBy, GroupValue, group_of, instance_lengths};
-use super::compare::{self, Comparison, Metric, Pair};
+use super::compare::{self, Comparison, Metric};
 use super::table::Table;
+use crate::results::Pair;
 use crate::results::Row;
 
 /// The metrics `--compare` reports, in order.

@@ -138,7 +138,7 @@ struct InstanceFileInfo {
     sha256: String,
     instances: usize,
     size: String,
-    goal: String,
+    goal: Goal,
     /// The `# key: value` header lines of the file (generator, seed, reproduce command), when
     /// the file is found and unchanged.
     header: Vec<(String, String)>,
@@ -300,7 +300,7 @@ fn run_info(m: Meta) -> RunInfo {
                 sha256: f.sha256,
                 instances: f.instances,
                 size: format!("{}x{}", f.rows, f.cols),
-                goal: f.goal.to_string(),
+                goal: f.goal,
                 header: Vec::new(),
             })
             .collect(),
@@ -535,7 +535,7 @@ pub fn json_for_script<T: Serialize>(value: &T) -> String {
 pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     let mut notes = Vec::new();
     let mut files = read_sidecars(input, &mut notes);
-    let mut pairs: Vec<String> = input.records.iter().map(Row::pair).collect();
+    let mut pairs: Vec<String> = input.records.iter().map(|r| r.pair().to_string()).collect();
     pairs.sort();
     pairs.dedup();
     let pair_index: HashMap<&str, usize> = pairs
@@ -577,7 +577,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
         .map(|(i, r)| {
             (
                 instance_index[&r.instance_key()],
-                pair_index[r.pair().as_str()],
+                pair_index[r.pair().to_string().as_str()],
                 r.repetition,
                 r.status.name(),
                 r.moves,

@@ -175,7 +175,7 @@ pub struct RenderedFigure {
 fn by_pair(records: &[Row]) -> BTreeMap<String, (usize, Vec<&Row>)> {
     let mut m: BTreeMap<String, (usize, Vec<&Row>)> = BTreeMap::new();
     for r in records {
-        let e = m.entry(r.pair()).or_default();
+        let e = m.entry(r.pair().to_string()).or_default();
         e.0 += 1;
         if r.status == Outcome::Solved {
             e.1.push(r);

@@ -42,7 +42,7 @@ pub fn pooled(records: &[Row], by: &[GroupBy]) -> Vec<Pooled> {
     let mut sizes: BTreeMap<Line, BTreeSet<(u32, u32)>> = BTreeMap::new();
     let mut files: BTreeMap<Line, BTreeSet<&str>> = BTreeMap::new();
     for r in records {
-        let line = (group_of(r, by, &lengths), r.pair());
+        let line = (group_of(r, by, &lengths), r.pair().to_string());
         sizes
             .entry(line.clone())
             .or_default()

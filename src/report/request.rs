@@ -8,10 +8,11 @@ use std::str::FromStr;
 
 use anyhow::{Context, bail};
 
-use super::compare::Pair;
+use super::compare::parse_pair_in;
 use super::pivot::PivotValue;
 use super::plots::{PlotFormat, PlotOptions};
 use super::{Columns, Format, GroupBy};
+use crate::results::Pair;
 use crate::results::Row;
 
 /// What `--pivot` turns into rows.
@@ -160,8 +161,8 @@ fn table_text(
     let compare = match &req.compare {
         None => None,
         Some((a, b)) => {
-            let pa = Pair::parse_in(a, records).context("--compare")?;
-            let pb = Pair::parse_in(b, records).context("--compare")?;
+            let pa = parse_pair_in(a, records).context("--compare")?;
+            let pb = parse_pair_in(b, records).context("--compare")?;
             if pa == pb {
                 bail!("--compare {a} {b}: the two configurations are the same");
             }
@@ -213,7 +214,7 @@ fn parse_pair<'a>(flag: &str, s: &'a str, records: &[Row]) -> anyhow::Result<(&'
         bail!("{flag} {s:?}: expected ALGORITHM/HEURISTIC, e.g. idastar/manhattan");
     };
     if !records.iter().any(|r| r.algorithm == a && r.heuristic == h) {
-        let mut pairs: Vec<String> = records.iter().map(Row::pair).collect();
+        let mut pairs: Vec<String> = records.iter().map(|r| r.pair().to_string()).collect();
         pairs.sort();
         pairs.dedup();
         bail!(

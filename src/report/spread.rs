@@ -16,8 +16,9 @@
 use std::fmt::Write as _;
 
 use super::aggregate::Stat;
-use super::compare::{self, Comparison, Metric, Pair, Repeats};
+use super::compare::{self, Comparison, Metric, Repeats};
 use super::table::fmt_ms;
+use crate::results::Pair;
 use crate::results::Row;
 
 /// Median σ/mean of a pair's repetitions above which its times are called noisy.

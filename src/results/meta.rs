@@ -39,7 +39,8 @@ pub struct SolverMeta {
     pub command: String,
 }
 
-/// How a session of `bench run` ended (written `running`, `complete`, `interrupted`, `failed`).
+/// How a session of `bench run` (or a `bench census`) ended, written `running`, `complete`,
+/// `interrupted`, `failed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SessionStatus {

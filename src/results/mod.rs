@@ -4,16 +4,20 @@
 //! `bench report` all use.
 //!
 //! - [`row`]: the row, its outcome and its job key.
+//! - [`pair`]: the algorithm/heuristic configuration a row records, a run plans and a report
+//!   compares.
 //! - [`read`](mod@read): reading a file back: header (this version, 2 or 1), every cell's type,
 //!   duplicate job keys, and at most one torn last line.
 //! - [`write`](mod@write): appending rows, one flushed line each.
 //! - [`meta`]: the sidecar `<out>.meta.json`: what was run, by which build, where, when.
 
 pub mod meta;
+pub mod pair;
 pub mod read;
 pub mod row;
 pub mod write;
 
+pub use pair::{EXTERNAL_HEURISTIC, Pair};
 pub use read::{ReadError, ResultsFile, TornLine, parse, read};
 pub use row::{InstanceKey, JobKey, MeasuredBy, Outcome, Row};
 pub use write::RowWriter;

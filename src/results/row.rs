@@ -1,5 +1,6 @@
-//! One job's result: the [`Row`], how the job ended ([`Outcome`]) and the [`JobKey`] that
-//! identifies the job across runs, shards and resumes.
+//! One job's result: the [`Row`], how it was measured ([`MeasuredBy`]) and the [`JobKey`] that
+//! identifies the job across runs, shards and resumes. How the job ended is the crate's one
+//! [`Outcome`] (`search::Outcome`, re-exported here as the `status` column's type).
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,120 +8,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Goal;
-use crate::search::Status;
 
-/// How a job ended, as the `status` column spells it. It is the search's own [`Status`]
-/// (converted with `Outcome::try_from`; a cancelled search writes no row), a limit only a
-/// process has (`cpu-limit`), a verdict on an external solver's answer (`wrong-answer`,
-/// `rejected`, `crashed`), or `error`. Only `solved` means a solution that replayed to the goal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Outcome {
-    /// Solved (and the solution replayed).
-    Solved,
-    /// The timeout ran out.
-    Timeout,
-    /// The CPU-time limit ran out (`--cpu-limit`: external solvers and isolated jobs).
-    CpuLimit,
-    /// The node budget ran out.
-    NodeLimit,
-    /// The memory budget ran out.
-    MemoryLimit,
-    /// Stopped at the deepest path the search can represent (`search::MAX_STORED_DEPTH`).
-    DepthLimit,
-    /// An external solver's answer is not a solution: unreadable, an illegal move, or not
-    /// ending at the goal (the `message` column says which step or line).
-    WrongAnswer,
-    /// An external solver refused the board (the original task's rejection; its text in
-    /// `message`).
-    Rejected,
-    /// An external solver (or an isolated job's process) ended with a nonzero status or a
-    /// signal without an answer (status or signal and the tail of stderr in `message`).
-    Crashed,
-    /// The job failed (see the `message` column).
-    Error,
-}
-
-impl Outcome {
-    /// Every outcome, in the documented order.
-    pub const ALL: [Outcome; 10] = [
-        Outcome::Solved,
-        Outcome::Timeout,
-        Outcome::CpuLimit,
-        Outcome::NodeLimit,
-        Outcome::MemoryLimit,
-        Outcome::DepthLimit,
-        Outcome::WrongAnswer,
-        Outcome::Rejected,
-        Outcome::Crashed,
-        Outcome::Error,
-    ];
-
-    /// The spelling in the CSV.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Solved => "solved",
-            Outcome::Timeout => "timeout",
-            Outcome::CpuLimit => "cpu-limit",
-            Outcome::NodeLimit => "node-limit",
-            Outcome::MemoryLimit => "memory-limit",
-            Outcome::DepthLimit => "depth-limit",
-            Outcome::WrongAnswer => "wrong-answer",
-            Outcome::Rejected => "rejected",
-            Outcome::Crashed => "crashed",
-            Outcome::Error => "error",
-        }
-    }
-
-    /// Whether a limit stopped the job.
-    pub fn is_limit(self) -> bool {
-        matches!(
-            self,
-            Outcome::Timeout
-                | Outcome::CpuLimit
-                | Outcome::NodeLimit
-                | Outcome::MemoryLimit
-                | Outcome::DepthLimit
-        )
-    }
-
-    /// The spellings, for error messages: "solved, timeout, ... or error".
-    pub fn expected() -> String {
-        let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
-        format!(
-            "{} or {}",
-            names[..names.len() - 1].join(", "),
-            names[names.len() - 1]
-        )
-    }
-}
-
-impl TryFrom<Status> for Outcome {
-    /// The one status without a row: [`Status::Cancelled`].
-    type Error = Status;
-
-    fn try_from(status: Status) -> Result<Outcome, Status> {
-        match status {
-            Status::Solved => Ok(Outcome::Solved),
-            Status::Timeout => Ok(Outcome::Timeout),
-            Status::NodeLimit => Ok(Outcome::NodeLimit),
-            Status::MemoryLimit => Ok(Outcome::MemoryLimit),
-            Status::DepthLimit => Ok(Outcome::DepthLimit),
-            Status::Cancelled => Err(status),
-        }
-    }
-}
-
-impl FromStr for Outcome {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Outcome, String> {
-        Outcome::ALL
-            .into_iter()
-            .find(|o| o.name() == s)
-            .ok_or_else(|| format!("unknown status \"{s}\", expected {}", Outcome::expected()))
-    }
-}
+use super::Pair;
+pub use crate::search::Outcome;
 
 /// How a row was measured: the `measured_by` column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -151,12 +41,6 @@ impl FromStr for MeasuredBy {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| format!("unknown measurement \"{s}\", expected in-process or process"))
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -260,9 +144,9 @@ impl Row {
         )
     }
 
-    /// `algorithm/heuristic`, the name of the pair.
-    pub fn pair(&self) -> String {
-        format!("{}/{}", self.algorithm, self.heuristic)
+    /// The row's algorithm/heuristic configuration (displayed `algorithm/heuristic`).
+    pub fn pair(&self) -> Pair {
+        Pair::new(&self.algorithm, &self.heuristic)
     }
 }
 
@@ -298,46 +182,15 @@ impl fmt::Display for JobKey {
 mod tests {
     use super::*;
 
-    /// `bench solve --format json` writes a search's status and `bench run --isolate` reads it
-    /// back typed: the JSON spellings are the documented ones, typed out.
     #[test]
-    fn search_statuses_round_trip_through_json_with_their_names() {
-        let cases = [
-            (Status::Solved, "solved"),
-            (Status::Timeout, "timeout"),
-            (Status::NodeLimit, "node-limit"),
-            (Status::MemoryLimit, "memory-limit"),
-            (Status::DepthLimit, "depth-limit"),
-            (Status::Cancelled, "cancelled"),
-        ];
-        for (status, name) in cases {
-            let json = serde_json::to_string(&status).unwrap();
-            assert_eq!(json, format!("\"{name}\""));
-            assert_eq!(status.name(), name);
-            assert_eq!(serde_json::from_str::<Status>(&json).unwrap(), status);
-        }
-        assert!(serde_json::from_str::<Status>("\"bogus\"").is_err());
-    }
-
-    #[test]
-    fn every_search_status_but_cancelled_is_an_outcome_of_the_same_name() {
-        for s in [
-            Status::Solved,
-            Status::Timeout,
-            Status::NodeLimit,
-            Status::MemoryLimit,
-            Status::DepthLimit,
-        ] {
-            assert_eq!(Outcome::try_from(s).unwrap().name(), s.name());
-        }
-        assert_eq!(Outcome::try_from(Status::Cancelled), Err(Status::Cancelled));
-        for o in Outcome::ALL {
+    fn the_status_column_spells_outcomes_as_documented() {
+        for o in Outcome::RECORDED {
             assert_eq!(o.name().parse::<Outcome>(), Ok(o));
         }
         let e = "bogus".parse::<Outcome>().unwrap_err();
         assert!(e.contains("bogus") && e.contains("crashed or error"), "{e}");
         // The documented spellings (docs/results-schema.md), typed out.
-        let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+        let names: Vec<&str> = Outcome::RECORDED.iter().map(|o| o.name()).collect();
         assert_eq!(
             names,
             [

@@ -20,7 +20,7 @@ macro_rules! note {
     };
 }
 
-use super::plan::{self, Job, Pair, Shard};
+use super::plan::{self, Job, Program, Shard};
 use super::runner::{self, Interrupt, JobEnd, RunContext};
 use super::summary;
 use crate::board::Goal;
@@ -395,7 +395,7 @@ fn load_sources(options: &RunOptions) -> anyhow::Result<Vec<InstanceSource>> {
 /// The jobs of this command before a resume leaves out those already done.
 struct Planned {
     /// The algorithm/heuristic pairs and solvers.
-    pairs: Vec<Pair>,
+    pairs: Vec<Program>,
     /// This shard's jobs, shuffled by `seed`.
     jobs: Vec<Job>,
     /// How many jobs this shard plans (the sidecar records it).
@@ -668,7 +668,7 @@ impl RowsOutsidePlan {
 fn leave_out_done(
     jobs: &mut Vec<Job>,
     sources: &[InstanceSource],
-    pairs: &[Pair],
+    pairs: &[Program],
     options: &RunOptions,
     existing: &results::ResultsFile,
 ) -> (usize, Option<RowsOutsidePlan>) {

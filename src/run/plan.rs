@@ -25,7 +25,7 @@ use crate::heuristic::{self, HeuristicKind};
 use crate::search::{ALGORITHMS, Algorithm};
 
 use crate::instances::{InstanceSource, SourceError};
-use crate::results::JobKey;
+use crate::results::{JobKey, Pair};
 
 /// Why a plan cannot be made. Nothing has run when one of these is returned.
 #[derive(Debug, Error)]
@@ -65,43 +65,34 @@ pub enum PlanError {
     },
 }
 
-/// The `heuristic` column of an external solver's rows.
-pub const EXTERNAL_HEURISTIC: &str = "-";
-
-/// What a job runs: a built-in algorithm with a heuristic, or an external solver.
+/// What a job runs: a built-in algorithm with a heuristic, or an external solver with its
+/// command. Its name, the configuration rows record and reports compare, is [`Program::pair`]
+/// (the crate's one [`Pair`]); this type adds only what executes it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Pair {
+pub enum Program {
     /// A built-in algorithm (`none` for blind ones).
     Builtin(Algorithm, HeuristicKind),
     /// An external solver (`--solver`).
     External(Arc<Solver>),
 }
 
-impl Pair {
-    /// The `algorithm` column.
-    pub fn algorithm_name(&self) -> String {
+impl Program {
+    /// The configuration this program runs: its `algorithm` and `heuristic` columns.
+    pub fn pair(&self) -> Pair {
         match self {
-            Pair::Builtin(a, _) => a.name(),
-            Pair::External(s) => s.name.clone(),
-        }
-    }
-
-    /// The `heuristic` column.
-    pub fn heuristic_name(&self) -> String {
-        match self {
-            Pair::Builtin(_, h) => h.name(),
-            Pair::External(_) => EXTERNAL_HEURISTIC.to_string(),
+            Program::Builtin(a, h) => Pair::builtin(*a, h),
+            Program::External(s) => Pair::external(&s.name),
         }
     }
 
     /// Whether one job uses the whole machine (such jobs run one at a time).
     pub fn is_parallel(&self) -> bool {
-        matches!(self, Pair::Builtin(a, _) if a.is_parallel())
+        matches!(self, Program::Builtin(a, _) if a.is_parallel())
     }
 
     /// Whether the pair guarantees a shortest solution (built-in optimal algorithms only).
     pub fn is_optimal(&self) -> bool {
-        matches!(self, Pair::Builtin(a, _) if a.is_optimal())
+        matches!(self, Program::Builtin(a, _) if a.is_optimal())
     }
 }
 
@@ -112,14 +103,14 @@ pub fn pairs(
     algorithms: &[Algorithm],
     heuristics: &[HeuristicKind],
     solvers: &[Solver],
-) -> Result<Vec<Pair>, PlanError> {
+) -> Result<Vec<Program>, PlanError> {
     if algorithms.is_empty() && solvers.is_empty() {
         return Err(PlanError::Empty("--algos"));
     }
     if heuristics.is_empty() && !algorithms.is_empty() {
         return Err(PlanError::Empty("--heuristics"));
     }
-    let mut out: Vec<Pair> = Vec::new();
+    let mut out: Vec<Program> = Vec::new();
     for &a in algorithms {
         let hs: Vec<HeuristicKind> = if a.is_blind() {
             vec![HeuristicKind::None]
@@ -127,7 +118,7 @@ pub fn pairs(
             heuristics.to_vec()
         };
         for h in hs {
-            let pair = Pair::Builtin(a, h);
+            let pair = Program::Builtin(a, h);
             if !out.contains(&pair) {
                 out.push(pair);
             }
@@ -150,21 +141,21 @@ pub fn pairs(
                 why: "the name is given twice".into(),
             });
         }
-        out.push(Pair::External(Arc::new(s.clone())));
+        out.push(Program::External(Arc::new(s.clone())));
     }
     Ok(out)
 }
 
 /// Checks that every pair can run on every file's board size (heuristics built once per size
 /// here, so a failure is reported before anything starts).
-pub fn check_pairs(sources: &[InstanceSource], pairs: &[Pair]) -> Result<(), PlanError> {
+pub fn check_pairs(sources: &[InstanceSource], pairs: &[Program]) -> Result<(), PlanError> {
     let mut checked: Vec<(Shape, HeuristicKind)> = Vec::new();
     for s in sources {
         let shape = s.set.shape;
         let Shape { rows, cols, .. } = shape;
         for pair in pairs {
             // An external solver takes any board (it may reject it: a row says so).
-            let Pair::Builtin(a, h) = pair else {
+            let Program::Builtin(a, h) = pair else {
                 continue;
             };
             if rows * cols > a.max_cells() {
@@ -201,7 +192,7 @@ pub struct Job {
     /// Index into that source's instances.
     pub instance: usize,
     /// What runs.
-    pub pair: Pair,
+    pub program: Program,
     /// 1-based repetition.
     pub repetition: u32,
 }
@@ -210,18 +201,19 @@ impl Job {
     /// The job's key (as its CSV row will carry it).
     pub fn key(&self, sources: &[InstanceSource]) -> JobKey {
         let s = &sources[self.source];
+        let pair = self.program.pair();
         JobKey {
             instance_file: s.name.clone(),
             instance_id: s.set.instances[self.instance].id.clone(),
-            algorithm: self.pair.algorithm_name(),
-            heuristic: self.pair.heuristic_name(),
+            algorithm: pair.algorithm,
+            heuristic: pair.heuristic,
             repetition: self.repetition,
         }
     }
 }
 
 /// The full job list in its fixed order (see the module documentation).
-pub fn jobs(sources: &[InstanceSource], pairs: &[Pair], repeat: u32) -> Vec<Job> {
+pub fn jobs(sources: &[InstanceSource], pairs: &[Program], repeat: u32) -> Vec<Job> {
     let mut out = Vec::new();
     for (si, s) in sources.iter().enumerate() {
         for ii in 0..s.set.instances.len() {
@@ -231,7 +223,7 @@ pub fn jobs(sources: &[InstanceSource], pairs: &[Pair], repeat: u32) -> Vec<Job>
                         index: out.len(),
                         source: si,
                         instance: ii,
-                        pair: pair.clone(),
+                        program: pair.clone(),
                         repetition: r,
                     });
                 }
@@ -323,7 +315,7 @@ mod tests {
                     index: i,
                     source: 0,
                     instance: i,
-                    pair: Pair::Builtin(Algorithm::Bfs, HeuristicKind::None),
+                    program: Program::Builtin(Algorithm::Bfs, HeuristicKind::None),
                     repetition: 1,
                 })
                 .collect()
@@ -356,9 +348,9 @@ mod tests {
         assert_eq!(
             p,
             vec![
-                Pair::Builtin(Algorithm::Bfs, HeuristicKind::None),
-                Pair::Builtin(Algorithm::Astar, HeuristicKind::Manhattan),
-                Pair::Builtin(Algorithm::Astar, HeuristicKind::LinearConflict),
+                Program::Builtin(Algorithm::Bfs, HeuristicKind::None),
+                Program::Builtin(Algorithm::Astar, HeuristicKind::Manhattan),
+                Program::Builtin(Algorithm::Astar, HeuristicKind::LinearConflict),
             ]
         );
         assert!(pairs(&[], &[HeuristicKind::Manhattan], &[]).is_err());
@@ -374,10 +366,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.len(), 2);
-        assert_eq!(
-            (p[1].algorithm_name(), p[1].heuristic_name()),
-            ("mine".into(), "-".into())
-        );
+        assert_eq!(p[1].pair(), Pair::new("mine", "-"));
         assert!(!p[1].is_optimal() && p[0].is_optimal() && !p[1].is_parallel());
         // Only solvers: no heuristic needed.
         assert_eq!(pairs(&[], &[], &[solver("x=true")]).unwrap().len(), 1);

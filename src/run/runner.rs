@@ -21,15 +21,15 @@ use rayon::prelude::*;
 use crate::solve::SolveJson;
 
 use crate::board::{Board, Goal, Move, moves_to_string};
-use crate::external::{self, Exit, Measured, ProcessLimits, Solver, Stop, Verdict, answer};
+use crate::external::{self, Exit, Judged, Measured, ProcessLimits, Solver, answer};
 use crate::heuristic::HeuristicKind;
 use crate::infra::units::{format_bytes, millis as ms};
-use crate::search::{Algorithm, Limits, SolveError, SolveReport, Status, thread_cpu_time};
+use crate::search::{Algorithm, Limits, Outcome, SolveError, SolveReport, thread_cpu_time};
 
-use super::plan::{Job, Pair};
+use super::plan::{Job, Program};
 use crate::infra::alloc;
 use crate::instances::InstanceSource;
-use crate::results::{MeasuredBy, Outcome, Row};
+use crate::results::{MeasuredBy, Row};
 
 /// Stops a run: raised by Ctrl-C, it raises the cancel flag of every running job and keeps
 /// new jobs from starting.
@@ -158,10 +158,10 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
     if ctx.interrupt.is_interrupted() {
         return JobEnd::Cancelled;
     }
-    match (&job.pair, ctx.isolate) {
-        (Pair::Builtin(a, h), None) => execute_in_process(ctx, job, *a, h, solve_fn),
-        (Pair::Builtin(a, h), Some(exe)) => execute_isolated(ctx, job, *a, h, exe),
-        (Pair::External(solver), _) => execute_external(ctx, job, solver),
+    match (&job.program, ctx.isolate) {
+        (Program::Builtin(a, h), None) => execute_in_process(ctx, job, *a, h, solve_fn),
+        (Program::Builtin(a, h), Some(exe)) => execute_isolated(ctx, job, *a, h, exe),
+        (Program::External(solver), _) => execute_external(ctx, job, solver),
     }
 }
 
@@ -169,6 +169,7 @@ pub fn execute(ctx: &RunContext<'_>, job: &Job, solve_fn: &impl SolveFn) -> JobE
 fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
     let source = &ctx.sources[job.source];
     let instance = &source.set.instances[job.instance];
+    let pair = job.program.pair();
     Row {
         run_id: ctx.run_id.to_string(),
         instance_file: source.name.clone(),
@@ -177,8 +178,8 @@ fn blank_row(ctx: &RunContext<'_>, job: &Job, measured_by: MeasuredBy) -> Row {
         cols: source.set.shape.cols as u32,
         goal: source.set.shape.goal,
         scramble_moves: instance.scramble_moves,
-        algorithm: job.pair.algorithm_name(),
-        heuristic: job.pair.heuristic_name(),
+        algorithm: pair.algorithm,
+        heuristic: pair.heuristic,
         repetition: job.repetition,
         status: Outcome::Error,
         moves: None,
@@ -250,15 +251,13 @@ fn execute_in_process(
     match result {
         Ok(Ok(report)) => {
             let status = match report.status {
-                Status::Cancelled if ctx.interrupt.is_interrupted() => return JobEnd::Cancelled,
+                Outcome::Cancelled if ctx.interrupt.is_interrupted() => return JobEnd::Cancelled,
                 s => s,
             };
-            match Outcome::try_from(status) {
-                Ok(outcome) => row.status = outcome,
-                Err(_) => {
-                    row.message =
-                        Some("internal error: the search stopped without a reason".into());
-                }
+            if status.is_recorded() {
+                row.status = status;
+            } else {
+                row.message = Some("internal error: the search stopped without a reason".into());
             }
             row.lower_bound = report.stats.lower_bound;
             row.optimal = Some(report.optimal);
@@ -318,42 +317,34 @@ fn fill_measured(row: &mut Row, m: &Measured) {
     row.peak_rss_bytes = Some(m.peak_memory);
 }
 
-/// The status and message of a process a limit stopped (`None`: cancelled, no row).
-fn stopped(ctx: &RunContext<'_>, stop: Stop, m: &Measured) -> Option<(Outcome, String)> {
+/// The message of a process a limit stopped: `stop` is its [`Measured::stop`], one of
+/// timeout, cpu-limit and memory-limit (a cancelled job has no row).
+fn limit_message(ctx: &RunContext<'_>, stop: Outcome, m: &Measured) -> String {
     let how = match m.exit {
         Exit::Signal(libc::SIGKILL) => "killed",
         _ => "ended",
     };
-    Some(match stop {
-        Stop::Cancelled => return None,
-        Stop::Timeout => (
-            Outcome::Timeout,
-            format!(
-                "{how} at --timeout {}: SIGTERM to its process group, SIGKILL after the grace period",
-                ctx.limits
-                    .timeout
-                    .map_or("none".into(), |t| format!("{t:?}"))
-            ),
+    match stop {
+        Outcome::Timeout => format!(
+            "{how} at --timeout {}: SIGTERM to its process group, SIGKILL after the grace period",
+            ctx.limits
+                .timeout
+                .map_or("none".into(), |t| format!("{t:?}"))
         ),
-        Stop::CpuLimit => (
-            Outcome::CpuLimit,
-            format!(
-                "{how} at --cpu-limit {} (CPU time {:?})",
-                ctx.cpu_limit.map_or("none".into(), |t| format!("{t:?}")),
-                m.user + m.system
-            ),
+        Outcome::CpuLimit => format!(
+            "{how} at --cpu-limit {} (CPU time {:?})",
+            ctx.cpu_limit.map_or("none".into(), |t| format!("{t:?}")),
+            m.user + m.system
         ),
-        Stop::MemoryLimit => (
-            Outcome::MemoryLimit,
-            format!(
-                "{how} above --max-memory {} of resident memory (peak seen {})",
-                ctx.limits
-                    .max_memory_bytes
-                    .map_or("none".into(), |b| format_bytes(b as f64)),
-                format_bytes(m.peak_memory as f64)
-            ),
+        Outcome::MemoryLimit => format!(
+            "{how} above --max-memory {} of resident memory (peak seen {})",
+            ctx.limits
+                .max_memory_bytes
+                .map_or("none".into(), |b| format_bytes(b as f64)),
+            format_bytes(m.peak_memory as f64)
         ),
-    })
+        other => format!("{how}: {other}"),
+    }
 }
 
 /// How a process ended, for messages: "exit status 3" or "signal 11 (SIGSEGV)", with the tail
@@ -419,44 +410,33 @@ fn execute_external(ctx: &RunContext<'_>, job: &Job, solver: &Solver) -> JobEnd 
             return JobEnd::Row(Box::new(row));
         }
     };
-    let m = &judged.measured;
-    fill_measured(&mut row, m);
-    match judged.verdict {
-        Verdict::Solved {
-            moves, counters, ..
-        } => {
-            row.status = Outcome::Solved;
-            row.moves = Some(moves.len() as u32);
-            row.nodes_expanded = counters.nodes_expanded;
-            row.nodes_generated = counters.nodes_generated;
-            row.peak_stored_nodes = counters.peak_stored_nodes;
-            if ctx.solutions {
-                row.solution = Some(moves_to_string(&moves));
-            }
+    let Judged {
+        outcome,
+        solution,
+        detail,
+        measured: m,
+    } = judged;
+    if outcome == Outcome::Cancelled {
+        return JobEnd::Cancelled;
+    }
+    fill_measured(&mut row, &m);
+    row.status = outcome;
+    row.message = match outcome {
+        Outcome::Crashed => Some(describe_exit(m.exit, &m.stderr_tail)),
+        Outcome::WrongAnswer if m.stdout_truncated => {
+            detail.map(|e| format!("{e} (stdout cut at {} bytes)", limits.max_stdout))
         }
-        Verdict::Rejected(message) => {
-            row.status = Outcome::Rejected;
-            row.message = Some(message);
+        o if o.is_limit() => Some(limit_message(ctx, o, &m)),
+        _ => detail,
+    };
+    if let Some(solution) = solution {
+        row.moves = Some(solution.moves.len() as u32);
+        row.nodes_expanded = solution.counters.nodes_expanded;
+        row.nodes_generated = solution.counters.nodes_generated;
+        row.peak_stored_nodes = solution.counters.peak_stored_nodes;
+        if ctx.solutions {
+            row.solution = Some(moves_to_string(&solution.moves));
         }
-        Verdict::WrongAnswer(e) => {
-            row.status = Outcome::WrongAnswer;
-            row.message = Some(if m.stdout_truncated {
-                format!("{e} (stdout cut at {} bytes)", limits.max_stdout)
-            } else {
-                e.to_string()
-            });
-        }
-        Verdict::Crashed { exit, stderr } => {
-            row.status = Outcome::Crashed;
-            row.message = Some(describe_exit(exit, &stderr));
-        }
-        Verdict::Stopped(stop) => match stopped(ctx, stop, m) {
-            Some((status, message)) => {
-                row.status = status;
-                row.message = Some(message);
-            }
-            None => return JobEnd::Cancelled,
-        },
     }
     if m.leftover_killed {
         add_note(&mut row, "processes the solver left running were killed");
@@ -529,13 +509,11 @@ fn execute_isolated(
     };
     fill_measured(&mut row, &m);
     if let Some(stop) = m.stop {
-        match stopped(ctx, stop, &m) {
-            Some((status, message)) => {
-                row.status = status;
-                row.message = Some(message);
-            }
-            None => return JobEnd::Cancelled,
+        if stop == Outcome::Cancelled {
+            return JobEnd::Cancelled;
         }
+        row.status = stop;
+        row.message = Some(limit_message(ctx, stop, &m));
         return JobEnd::Row(Box::new(row));
     }
     let stdout = String::from_utf8_lossy(&m.stdout);
@@ -564,16 +542,14 @@ fn execute_isolated(
             return JobEnd::Row(Box::new(row));
         }
     };
-    match Outcome::try_from(report.status) {
-        Ok(status) => row.status = status,
-        Err(_) => {
-            row.message = Some(format!(
-                "isolated `bench solve`: the search stopped without a reason (status {})",
-                report.status
-            ));
-            return JobEnd::Row(Box::new(row));
-        }
+    if !report.status.is_recorded() {
+        row.message = Some(format!(
+            "isolated `bench solve`: the search stopped without a reason (status {})",
+            report.status
+        ));
+        return JobEnd::Row(Box::new(row));
     }
+    row.status = report.status;
     row.optimal = Some(report.optimal);
     row.lower_bound = report.lower_bound;
     if algorithm.is_search() {
@@ -642,7 +618,7 @@ fn warm_up(
         IN_JOB.with(|j| j.set(false));
         PANIC_AT.with(|p| p.borrow_mut().take());
         match result {
-            Ok(Ok(report)) if report.status == Status::Solved => {}
+            Ok(Ok(report)) if report.status == Outcome::Solved => {}
             _ => return,
         }
     }
@@ -674,9 +650,10 @@ pub fn run_all<E>(
         let workers = scope.spawn(|| {
             pool.install(|| {
                 let (solo, side_by_side): (Vec<&Job>, Vec<&Job>) =
-                    jobs.iter().partition(|j| j.pair.is_parallel());
-                let (optimal, others): (Vec<&Job>, Vec<&Job>) =
-                    side_by_side.into_iter().partition(|j| j.pair.is_optimal());
+                    jobs.iter().partition(|j| j.program.is_parallel());
+                let (optimal, others): (Vec<&Job>, Vec<&Job>) = side_by_side
+                    .into_iter()
+                    .partition(|j| j.program.is_optimal());
                 for job in solo {
                     if ctx.interrupt.is_interrupted() {
                         return;
@@ -760,7 +737,7 @@ mod tests {
             index,
             source: 0,
             instance: 0,
-            pair: Pair::Builtin(algorithm, HeuristicKind::Manhattan),
+            program: Program::Builtin(algorithm, HeuristicKind::Manhattan),
             repetition: 1,
         }
     }

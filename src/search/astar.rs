@@ -27,7 +27,7 @@ use crate::with_heuristic;
 use super::implicit::{self, Links, Replay, korf_index};
 use super::packed::Packed;
 use super::storage::{PackedJob, Storage, StoredJob};
-use super::{Budget, Limits, MAX_STORED_DEPTH, RawOutcome, SearchStats, Status};
+use super::{Budget, Limits, MAX_STORED_DEPTH, Outcome, RawOutcome, SearchStats};
 
 /// One stored state: for the 4 x 4, 16 bytes.
 #[derive(Clone, Copy)]
@@ -613,7 +613,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
         let h = u32::from(node.h);
         if h == 0 && positions.is_goal(&t.nodes, idx, geometry) {
             goal_index = Some(idx);
-            status = Some(Status::Solved);
+            status = Some(Outcome::Solved);
             break;
         }
         // Only heuristics that read the whole position need it unpacked.
@@ -622,7 +622,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
         let memo = node.memo.memo(heuristic, &tiles);
         let child_g = g + 1;
         if child_g > MAX_STORED_DEPTH {
-            status = Some(Status::DepthLimit); // deeper than any stored g can say
+            status = Some(Outcome::DepthLimit); // deeper than any stored g can say
             break;
         }
         let back = (node.parent != u32::MAX).then(|| inverse_index(node.arrival()));
@@ -645,7 +645,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
                 tiles[next] = C::Tile::default();
             }
             if !t.room_for_one(&budget) {
-                status = Some(Status::MemoryLimit);
+                status = Some(Outcome::MemoryLimit);
                 break 'search;
             }
             let child = Child {
@@ -670,7 +670,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
     stats.memory_bytes = t.memory();
     let moves = goal_index.map(|i| implicit::moves_to(&t.nodes[..], i));
     RawOutcome {
-        status: status.unwrap_or(Status::NodeLimit),
+        status: status.unwrap_or(Outcome::NodeLimit),
         moves,
         stats,
         per_iteration: Vec::new(),

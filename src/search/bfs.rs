@@ -55,7 +55,7 @@ use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 
 use super::packed::Packed;
 use super::storage::{PackedJob, Storage};
-use super::{Budget, Limits, RawOutcome, SearchStats, Status, moves_between_blanks};
+use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, moves_between_blanks};
 
 /// Runs BFS from `start`: the nibble path on boards of at most 16 cells, the packed one
 /// beyond (see [`Storage::packed`]).
@@ -267,7 +267,7 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
                 &mut scratch,
             )
         {
-            status = Some(Status::MemoryLimit);
+            status = Some(Outcome::MemoryLimit);
             break 'search;
         }
 
@@ -324,7 +324,7 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
     RawOutcome {
         // An exhausted graph cannot happen on a solvable board.
-        status: status.unwrap_or(Status::NodeLimit),
+        status: status.unwrap_or(Outcome::NodeLimit),
         moves,
         stats,
         per_iteration: Vec::new(),
@@ -382,7 +382,7 @@ struct LayerExpansion<'a> {
 /// producer: state, blank cell) when the search stops in it.
 struct Expanded {
     produced: usize,
-    stop: Option<Status>,
+    stop: Option<Outcome>,
     found: Option<(u64, usize)>,
 }
 
@@ -467,7 +467,7 @@ impl LayerExpansion<'_> {
                     let child = (step.apply(key) & !FROM) | b as u64;
                     if child >> 4 == self.goal_key && step.next == self.goal_blank {
                         let found = (unsqueeze(full(entry, tiles_xor), b), b);
-                        return stop(Status::Solved, Some(found), produced);
+                        return stop(Outcome::Solved, Some(found), produced);
                     }
                     if !last {
                         spare[at[k]].write(child);
@@ -933,7 +933,7 @@ fn run_with<C: Capacity, P: Packed<C>>(
         let need = layer_bytes + (2 * total + total / 2) as u64 * entry_bytes;
         if !last {
             if !budget.memory_allows(need) {
-                status = Some(Status::MemoryLimit);
+                status = Some(Outcome::MemoryLimit);
                 break 'search;
             }
             stats.memory_bytes = stats.memory_bytes.max(need);
@@ -958,7 +958,7 @@ fn run_with<C: Capacity, P: Packed<C>>(
                 let child = e.state.moved(n, b, e.state.tile(n));
                 if child == goal {
                     found = Some(*e);
-                    status = Some(Status::Solved);
+                    status = Some(Outcome::Solved);
                     break 'search;
                 }
                 if !last {
@@ -990,7 +990,7 @@ fn run_with<C: Capacity, P: Packed<C>>(
     let moves = found.map(|e| path_back::<C, P>(geometry, &layers, e, goal.blank(cells)));
     stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
     RawOutcome {
-        status: status.unwrap_or(Status::NodeLimit),
+        status: status.unwrap_or(Outcome::NodeLimit),
         moves,
         stats,
         per_iteration: Vec::new(),
@@ -1070,7 +1070,7 @@ fn path_back<C: Capacity, P: Packed<C>>(
 /// The outcome when the start is the goal: the root generated and stored, no moves.
 fn solved_at_root() -> RawOutcome {
     RawOutcome {
-        status: Status::Solved,
+        status: Outcome::Solved,
         moves: Some(Vec::new()),
         stats: SearchStats {
             generated: 1,

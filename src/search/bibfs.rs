@@ -21,7 +21,7 @@ use crate::geometry::{Capacity, Geometry, TileInt};
 use super::implicit::{self, Links, Replay};
 use super::packed::Packed;
 use super::storage::{PackedJob, Storage, StoredJob};
-use super::{Budget, Limits, RawOutcome, SearchStats, Status, trace_back};
+use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, trace_back};
 
 /// One direction's search: its nodes (in BFS order), their index, where its current layer
 /// starts; generic over how a node keeps its position.
@@ -397,7 +397,7 @@ fn run_with<C: Capacity, S: Side<C>>(
     };
     // (forward index, backward index) of the best meeting so far.
     let mut meeting = geometry.is_goal(start).then_some((0u32, 0u32));
-    let mut status = meeting.map(|_| Status::Solved);
+    let mut status = meeting.map(|_| Outcome::Solved);
     'search: while meeting.is_none() {
         // Expand the side whose frontier is smaller; `a` expands, `b` is looked up.
         let frontier = |s: usize| sides[s].len() - layer_start[s];
@@ -428,7 +428,7 @@ fn run_with<C: Capacity, S: Side<C>>(
                     if !budget.memory_allows(total + sides[a].bytes())
                         || sides[a].len() >= MAX_LINK_NODES
                     {
-                        status = Some(Status::MemoryLimit);
+                        status = Some(Outcome::MemoryLimit);
                         break 'search;
                     }
                 }
@@ -447,7 +447,7 @@ fn run_with<C: Capacity, S: Side<C>>(
         depth[a] += 1;
         if let Some((_, i, j)) = best {
             meeting = Some(if a == 0 { (i, j) } else { (j, i) });
-            status = Some(Status::Solved);
+            status = Some(Outcome::Solved);
         }
     }
     stats.stored_peak = (sides[0].len() + sides[1].len()) as u64;
@@ -461,7 +461,7 @@ fn run_with<C: Capacity, S: Side<C>>(
         moves
     });
     RawOutcome {
-        status: status.unwrap_or(Status::NodeLimit),
+        status: status.unwrap_or(Outcome::NodeLimit),
         moves,
         stats,
         per_iteration: Vec::new(),

@@ -146,7 +146,7 @@ pub fn takes_custom(algorithm: Algorithm) -> bool {
 mod tests {
     use super::*;
     use crate::heuristic::HeuristicKind;
-    use crate::search::Status;
+    use crate::search::Outcome;
 
     /// Manhattan distance computed from scratch, independently of `heuristic::Manhattan`'s
     /// incremental tables: blank-last goal, tile t belongs on cell t - 1.
@@ -173,7 +173,7 @@ mod tests {
             let kind = HeuristicKind::Manhattan;
             let builtin =
                 super::super::solve(&board, Goal::BlankLast, algorithm, &kind, &limits).unwrap();
-            assert_eq!(ours.status, Status::Solved);
+            assert_eq!(ours.status, Outcome::Solved);
             assert_eq!(ours.moves.as_ref().map(Vec::len), Some(31), "{algorithm}");
             assert_eq!(ours.stats.expanded, builtin.stats.expanded, "{algorithm}");
             assert_eq!(ours.stats.generated, builtin.stats.generated, "{algorithm}");
@@ -216,7 +216,7 @@ mod tests {
         };
         let report =
             solve_custom(&board, Goal::BlankLast, Algorithm::Idastar, &f, &limits).unwrap();
-        assert_eq!(report.status, Status::Cancelled);
+        assert_eq!(report.status, Outcome::Cancelled);
         assert!(report.moves.is_none());
     }
 }

@@ -18,7 +18,7 @@ use crate::with_heuristic;
 use super::duplicates::MoveAutomaton;
 use super::storage::Storage;
 use super::{
-    Budget, IterationCount, Limits, RawOutcome, SearchStats, Status, moves_between_blanks,
+    Budget, IterationCount, Limits, Outcome, RawOutcome, SearchStats, moves_between_blanks,
 };
 
 /// The mutable state of one IDA* run on a board of capacity `C`.
@@ -38,7 +38,7 @@ pub(super) struct Ida<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
     pub(super) expanded: u64,
     pub(super) max_depth: u64,
     /// Set when a limit stops the search; the recursion then unwinds without a path.
-    pub(super) stopped: Option<Status>,
+    pub(super) stopped: Option<Outcome>,
     pub(super) budget: Budget,
     /// Duplicate-path pruning (`idastar-fsm`); `None` prunes only the move back to the parent.
     pub(super) automaton: Option<&'a MoveAutomaton>,
@@ -295,17 +295,17 @@ pub(super) trait Iterations {
     /// goal found, or a limit reached: then [`Iterations::stopped`] names it).
     fn iterate(&mut self) -> bool;
     /// The limit that stopped the search, `None` if it found the goal.
-    fn stopped(&self) -> Option<Status>;
+    fn stopped(&self) -> Option<Outcome>;
     /// Moves to the next bound; `false` when there is none (the tree is exhausted, which
     /// cannot happen on a solvable board).
     fn advance(&mut self) -> bool;
     /// The limits' check between two iterations.
-    fn between(&mut self) -> Option<Status>;
+    fn between(&mut self) -> Option<Outcome>;
 }
 
 /// How [`drive`] ended: the status, the iterations run and each one's counts.
 pub(super) struct Driven {
-    pub(super) status: Status,
+    pub(super) status: Outcome,
     pub(super) iterations: u32,
     pub(super) per_iteration: Vec<IterationCount>,
 }
@@ -328,11 +328,11 @@ pub(super) fn drive(search: &mut impl Iterations) -> Driven {
             complete: !done,
         });
         if done {
-            break search.stopped().unwrap_or(Status::Solved);
+            break search.stopped().unwrap_or(Outcome::Solved);
         }
         if !search.advance() {
             // Cannot happen on a solvable board; treat as exhausted.
-            break Status::NodeLimit;
+            break Outcome::NodeLimit;
         }
         if let Some(s) = search.between() {
             break s;
@@ -366,7 +366,7 @@ impl<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Iterations for Serial<'
         self.ida
             .probe(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0)
     }
-    fn stopped(&self) -> Option<Status> {
+    fn stopped(&self) -> Option<Outcome> {
         self.ida.stopped
     }
     fn advance(&mut self) -> bool {
@@ -376,7 +376,7 @@ impl<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Iterations for Serial<'
         self.ida.bound = self.ida.next_bound;
         true
     }
-    fn between(&mut self) -> Option<Status> {
+    fn between(&mut self) -> Option<Outcome> {
         let ida = &mut self.ida;
         if ida.generated >= ida.budget.next_check {
             ida.budget.check(ida.generated)
@@ -428,7 +428,7 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
         per_iteration,
     } = drive(&mut search);
     let ida = search.ida;
-    let moves = (status == Status::Solved).then(|| {
+    let moves = (status == Outcome::Solved).then(|| {
         let blanks: Vec<usize> = ida.path.iter().rev().map(|&b| b.into()).collect();
         moves_between_blanks(geometry, &blanks)
     });
@@ -444,7 +444,7 @@ fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
                 + std::mem::size_of::<C::Tiles>()) as u64,
             iterations: Some(iterations),
             helper_cpu: Duration::ZERO,
-            lower_bound: (!WEIGHTED && status != Status::Solved).then_some(ida.bound),
+            lower_bound: (!WEIGHTED && status != Outcome::Solved).then_some(ida.bound),
         },
     }
 }
@@ -492,7 +492,7 @@ struct Manhattan4x4 {
     max_depth: u64,
     /// The blank's cells from the root to the goal, once found.
     path: Vec<u8>,
-    stopped: Option<Status>,
+    stopped: Option<Outcome>,
     budget: Budget,
 }
 
@@ -507,7 +507,7 @@ struct Frame {
 }
 
 /// Depths the explicit stack and the path hold: more than the longest optimal 15-puzzle
-/// solution (80 moves) needs; a bound past it stops the search with [`Status::DepthLimit`]
+/// solution (80 moves) needs; a bound past it stops the search with [`Outcome::DepthLimit`]
 /// (it cannot happen on a solvable board). A power of two, so that masked indices need no
 /// bounds checks.
 const STACK: usize = 256;
@@ -580,7 +580,7 @@ impl Manhattan4x4 {
         }
         if self.bound as usize >= STACK {
             // Depths stay within the bound, and the stack and path hold `STACK` of them.
-            self.stopped = Some(Status::DepthLimit);
+            self.stopped = Some(Outcome::DepthLimit);
             return true;
         }
         let mut stack = [Frame::default(); STACK];
@@ -597,10 +597,10 @@ impl Manhattan4x4 {
         let mut slack = self.bound - h0;
         let mut depth = 0usize;
         let found = loop {
-            let exit = loop {
+            let pause = loop {
                 if moves == 0 {
                     if sp == 0 {
-                        break Exit::Done;
+                        break Pause::Done;
                     }
                     sp -= 1;
                     let f = stack[sp & (STACK - 1)];
@@ -608,7 +608,7 @@ impl Manhattan4x4 {
                     (slack, depth) = (u32::from(f.slack), usize::from(f.depth));
                 }
                 if generated >= last_unchecked {
-                    break Exit::Check;
+                    break Pause::Check;
                 }
                 let code = (moves & 0xff) as usize;
                 moves >>= 8;
@@ -622,7 +622,7 @@ impl Manhattan4x4 {
                 let child = state ^ tile << (4 * next) ^ tile << (4 * (code & 15));
                 codes[depth & (STACK - 1)] = code as u8;
                 if child == self.goal {
-                    break Exit::Goal;
+                    break Pause::Goal;
                 }
                 if moves != 0 {
                     stack[sp & (STACK - 1)] = Frame {
@@ -640,15 +640,15 @@ impl Manhattan4x4 {
                 moves = self.children[code];
                 expanded += 1;
             };
-            match exit {
-                Exit::Done => break false,
-                Exit::Goal => {
+            match pause {
+                Pause::Done => break false,
+                Pause::Goal => {
                     self.path.push(blank as u8);
                     let on_path = &codes[..=depth & (STACK - 1)];
                     self.path.extend(on_path.iter().map(|&c| c >> 4));
                     break true;
                 }
-                Exit::Check => {
+                Pause::Check => {
                     // The limits as the next child is counted.
                     if let Some(stop) = self.budget.check(generated + 1) {
                         generated += 1;
@@ -667,8 +667,11 @@ impl Manhattan4x4 {
     }
 }
 
-/// Why [`Manhattan4x4::iteration`]'s inner loop stopped.
-enum Exit {
+/// Why [`Manhattan4x4::iteration`]'s inner loop paused: control flow inside one iteration,
+/// private to it, not how the search ended. The one place it meets the crate's [`Outcome`] is
+/// that function's `match`: `Goal` ends the search solved, `Check` asks `Budget::check`, whose
+/// answer is the limit's `Outcome`.
+enum Pause {
     /// The iteration is complete.
     Done,
     /// The last child generated is the goal.
@@ -690,7 +693,7 @@ impl Iterations for Manhattan4x4 {
     fn iterate(&mut self) -> bool {
         self.iteration(self.start, self.root_blank, self.h0)
     }
-    fn stopped(&self) -> Option<Status> {
+    fn stopped(&self) -> Option<Outcome> {
         self.stopped
     }
     fn advance(&mut self) -> bool {
@@ -698,7 +701,7 @@ impl Iterations for Manhattan4x4 {
         self.bound += 2;
         true
     }
-    fn between(&mut self) -> Option<Status> {
+    fn between(&mut self) -> Option<Outcome> {
         if self.generated >= self.budget.next_check {
             self.budget.check(self.generated)
         } else {
@@ -720,7 +723,7 @@ fn run_manhattan_4x4(
         iterations,
         per_iteration,
     } = drive(&mut k);
-    let moves = (status == Status::Solved).then(|| {
+    let moves = (status == Outcome::Solved).then(|| {
         let blanks: Vec<usize> = k.path.iter().map(|&b| usize::from(b)).collect();
         moves_between_blanks(geometry, &blanks)
     });
@@ -738,7 +741,7 @@ fn run_manhattan_4x4(
                 + std::mem::size_of::<u64>()) as u64,
             iterations: Some(iterations),
             helper_cpu: Duration::ZERO,
-            lower_bound: (status != Status::Solved).then_some(k.bound),
+            lower_bound: (status != Outcome::Solved).then_some(k.bound),
         },
     }
 }
@@ -789,7 +792,7 @@ mod tests {
                 let board = random_walk(Board::solved(4, 4, goal), *walk, &mut rng);
                 let (k, g) = both(&board, goal, &Limits::default());
                 let what = format!("{goal:?}, walk {i} of {walk} moves:\n{board}");
-                assert_eq!(k.status, Status::Solved, "{what}");
+                assert_eq!(k.status, Outcome::Solved, "{what}");
                 assert_same(&k, &g, &what);
                 assert!(
                     board.replay_reaches_goal(k.moves.as_ref().unwrap(), goal),
@@ -832,7 +835,7 @@ mod tests {
             };
             let (k, g) = both(&board, goal, &limits);
             let what = format!("max_nodes {max}");
-            assert_eq!(k.status, Status::NodeLimit, "{what}");
+            assert_eq!(k.status, Outcome::NodeLimit, "{what}");
             assert_eq!(k.stats.generated, max.max(2), "{what}");
             assert_same(&k, &g, &what);
         }
@@ -842,7 +845,7 @@ mod tests {
             ..Limits::default()
         };
         let (k, g) = both(&board, goal, &limits);
-        assert_eq!(k.status, Status::Solved);
+        assert_eq!(k.status, Outcome::Solved);
         assert_eq!(k.stats.generated, total);
         assert_same(&k, &g, "max_nodes one over the solution's count");
     }

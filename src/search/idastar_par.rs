@@ -28,7 +28,7 @@ use crate::with_heuristic;
 use super::duplicates::MoveAutomaton;
 use super::idastar::{Driven, Ida, Iterations, Walk, drive, expand};
 use super::storage::Storage;
-use super::{Budget, Limits, RawOutcome, SearchStats, Shared, Status, moves_between_blanks};
+use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, Shared, moves_between_blanks};
 
 /// The split aims for at least this many tasks per worker thread.
 const TASKS_PER_THREAD: usize = 256;
@@ -58,7 +58,7 @@ struct TaskResult<T> {
     expanded: u64,
     max_depth: u64,
     next_bound: u32,
-    stopped: Option<Status>,
+    stopped: Option<Outcome>,
     /// The blank's cells from the task's node to the goal, if it found the goal.
     path: Option<Vec<T>>,
     /// CPU time spent on threads other than the caller's.
@@ -215,7 +215,7 @@ fn search_task<C: Capacity, H: Heuristic<C>>(
     let mut w = Ida::<C, H, false>::new(geometry, heuristic, &task.tiles, budget, 100, automaton);
     w.bound = bound;
     if shared.stop.load(Ordering::Relaxed) {
-        w.stopped = Some(Status::Cancelled);
+        w.stopped = Some(Outcome::Cancelled);
     } else if w.probe(
         task.blank,
         task.parent,
@@ -267,7 +267,7 @@ struct Parallel<'a, C: Capacity, H: Heuristic<C>> {
     max_depth: u64,
     helper_cpu: Duration,
     /// The limit that stopped the search, if one did.
-    stopped: Option<Status>,
+    stopped: Option<Outcome>,
     /// The blank's cells from the root to the goal, once found.
     solution: Option<Vec<C::Tile>>,
 }
@@ -329,7 +329,7 @@ where
                 self.solution.clone_from(&r.path);
             }
             // The worker that hit a limit names it; the others were only cancelled.
-            if stopped.is_none() || stopped == Some(Status::Cancelled) {
+            if stopped.is_none() || stopped == Some(Outcome::Cancelled) {
                 stopped = r.stopped.or(stopped);
             }
         }
@@ -339,7 +339,7 @@ where
         self.stopped = stopped;
         stopped.is_some()
     }
-    fn stopped(&self) -> Option<Status> {
+    fn stopped(&self) -> Option<Outcome> {
         self.stopped
     }
     fn advance(&mut self) -> bool {
@@ -349,7 +349,7 @@ where
         self.driver.bound = self.driver.next_bound;
         true
     }
-    fn between(&mut self) -> Option<Status> {
+    fn between(&mut self) -> Option<Outcome> {
         self.driver.budget.check(self.driver.generated)
     }
 }
@@ -408,7 +408,7 @@ where
             memory_bytes: (rayon::current_num_threads() * std::mem::size_of::<C::Tiles>()) as u64,
             iterations: Some(iterations),
             helper_cpu: search.helper_cpu,
-            lower_bound: (status != Status::Solved).then_some(driver.bound),
+            lower_bound: (status != Outcome::Solved).then_some(driver.bound),
         },
     }
 }

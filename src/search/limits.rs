@@ -1,13 +1,14 @@
-//! What bounds a search and how it ended: the user's [`Limits`], the [`Status`] a search
+//! What bounds a search and how it ended: the user's [`Limits`], the [`Outcome`] a search
 //! stops with, and the [`Budget`] the inner loops check them through (batched, so that the
 //! common path costs one comparison per node).
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
+
+use super::Outcome;
 
 /// Bounds on one search. `None` = unbounded. The one limits type: `bench solve` bounds its
 /// search with it, `bench run` every job, and the run's sidecar records it (`limits`:
@@ -29,7 +30,7 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Raised from outside when the job's heap passed `max_memory_bytes` (the counting
     /// allocator's backstop, `crate::infra::alloc`): the search stops with
-    /// [`Status::MemoryLimit`], so that the stop is reported as what it was.
+    /// [`Outcome::MemoryLimit`], so that the stop is reported as what it was.
     #[serde(skip)]
     pub memory_tripped: Option<Arc<AtomicBool>>,
 }
@@ -59,45 +60,6 @@ mod timeout_ms {
 /// The longest path the best-first searches (A*, Dijkstra, greedy, weighted A*) can follow:
 /// their nodes keep g in 14 bits.
 pub const MAX_STORED_DEPTH: usize = 0x3FFF;
-
-/// How a search ended. Serialized as [`Status::name`] spells it (`bench solve --format json`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// A solution was found (and replayed).
-    Solved,
-    /// The timeout ran out.
-    Timeout,
-    /// The node budget ran out.
-    NodeLimit,
-    /// The memory budget would have been exceeded.
-    MemoryLimit,
-    /// The search reached the deepest path it can represent ([`MAX_STORED_DEPTH`] moves for
-    /// the best-first searches, whose nodes keep g in 14 bits); no flag raises it.
-    DepthLimit,
-    /// The cancel flag was raised.
-    Cancelled,
-}
-
-impl Status {
-    /// The spelling used in CSV files and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Solved => "solved",
-            Status::Timeout => "timeout",
-            Status::NodeLimit => "node-limit",
-            Status::MemoryLimit => "memory-limit",
-            Status::DepthLimit => "depth-limit",
-            Status::Cancelled => "cancelled",
-        }
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The checks an inner loop makes against [`Limits`], batched so that the common path costs
 /// one comparison per node.
@@ -153,7 +115,7 @@ impl Budget {
     /// shared limit in grants of up to one check interval, so together they stop at the limit
     /// (a worker whose first node finds the limit used up counts that one node over it). A
     /// worker that hits a limit raises `shared.stop`; the others then stop with
-    /// [`Status::Cancelled`].
+    /// [`Outcome::Cancelled`].
     pub(crate) fn worker(&self, shared: &Arc<Shared>) -> Budget {
         Budget {
             deadline: self.deadline,
@@ -181,7 +143,7 @@ impl Budget {
 
     /// Called when `generated >= next_check`: returns the status to stop with, if any.
     #[cold]
-    pub(crate) fn check(&mut self, generated: u64) -> Option<Status> {
+    pub(crate) fn check(&mut self, generated: u64) -> Option<Outcome> {
         if let Some(shared) = &self.shared {
             // Cover the nodes counted so far and take up to one interval more.
             let need = generated.saturating_sub(self.granted);
@@ -199,7 +161,7 @@ impl Budget {
                         self.granted += grant;
                         if left <= need {
                             shared.stop.store(true, Ordering::Relaxed);
-                            return Some(Status::NodeLimit);
+                            return Some(Outcome::NodeLimit);
                         }
                         break;
                     }
@@ -207,11 +169,11 @@ impl Budget {
                 }
             }
             if shared.stop.load(Ordering::Relaxed) {
-                return Some(Status::Cancelled);
+                return Some(Outcome::Cancelled);
             }
             self.next_check = self.granted;
         } else if generated >= self.max_nodes {
-            return Some(Status::NodeLimit);
+            return Some(Outcome::NodeLimit);
         }
         // Before the cancel flag: a tripped memory budget is the reason, whatever else stops.
         if let Some(m) = &self.memory_tripped
@@ -220,12 +182,12 @@ impl Budget {
             if let Some(shared) = &self.shared {
                 shared.stop.store(true, Ordering::Relaxed);
             }
-            return Some(Status::MemoryLimit);
+            return Some(Outcome::MemoryLimit);
         }
         if let Some(c) = &self.cancel
             && c.load(Ordering::Relaxed)
         {
-            return Some(Status::Cancelled);
+            return Some(Outcome::Cancelled);
         }
         if let Some(d) = self.deadline
             && Instant::now() >= d
@@ -233,7 +195,7 @@ impl Budget {
             if let Some(shared) = &self.shared {
                 shared.stop.store(true, Ordering::Relaxed);
             }
-            return Some(Status::Timeout);
+            return Some(Outcome::Timeout);
         }
         if self.shared.is_none() {
             self.next_check = generated.saturating_add(CHECK_INTERVAL).min(self.max_nodes);
@@ -274,21 +236,21 @@ mod tests {
         assert_eq!(Budget::new(&limits(false, false)).check(0), None);
         assert_eq!(
             Budget::new(&limits(true, false)).check(0),
-            Some(Status::Cancelled)
+            Some(Outcome::Cancelled)
         );
         assert_eq!(
             Budget::new(&limits(false, true)).check(0),
-            Some(Status::MemoryLimit)
+            Some(Outcome::MemoryLimit)
         );
         // The allocator trips the job's flag and an interrupt may come too: memory is named.
         assert_eq!(
             Budget::new(&limits(true, true)).check(0),
-            Some(Status::MemoryLimit)
+            Some(Outcome::MemoryLimit)
         );
         // A worker of a parallel search names it and stops the others.
         let shared = Arc::new(Shared::default());
         let mut w = Budget::new(&limits(false, true)).worker(&shared);
-        assert_eq!(w.check(0), Some(Status::MemoryLimit));
+        assert_eq!(w.check(0), Some(Outcome::MemoryLimit));
         assert!(shared.stop.load(Ordering::Relaxed));
     }
 

@@ -17,7 +17,7 @@
 //!
 //! # Layout
 //! [`registry`](ALGORITHMS) names the algorithms (one table), `limits` holds the user's
-//! [`Limits`], the [`Status`] a search ends with and the inner loops' `Budget`, `stats` the
+//! [`Limits`], the [`Outcome`] a search ends with and the inner loops' `Budget`, `stats` the
 //! [`SearchStats`], `storage` how a capacity's states are stored. `solve` validates, dispatches
 //! once per job on the board's capacity, then (`search`) on the algorithm and heuristic into
 //! monomorphic inner loops (`idastar`, `astar`, `bfs`, ...), then replays the solution on the
@@ -32,6 +32,7 @@ mod idastar;
 mod idastar_par;
 mod implicit;
 mod limits;
+mod outcome;
 pub mod packed;
 mod registry;
 mod stats;
@@ -47,7 +48,8 @@ use crate::geometry::{Capacity, Small};
 pub use crate::geometry::{Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Tiles};
 use crate::heuristic::{self, Built, HeuristicError, HeuristicKind};
 pub(crate) use limits::{Budget, Shared};
-pub use limits::{Limits, MAX_STORED_DEPTH, Status};
+pub use limits::{Limits, MAX_STORED_DEPTH};
+pub use outcome::Outcome;
 pub use registry::{
     ALGORITHMS, Algorithm, AlgorithmEntry, Form, Weight, algorithm_help, algorithm_names,
 };
@@ -58,9 +60,9 @@ use storage::Storage;
 #[derive(Debug, Clone)]
 pub struct SolveReport {
     /// How the search ended.
-    pub status: Status,
+    pub status: Outcome,
     /// The moves (blank directions) from the start to the goal, replay-checked; `Some` exactly
-    /// when `status` is [`Status::Solved`].
+    /// when `status` is [`Outcome::Solved`].
     pub moves: Option<Vec<Move>>,
     /// The search's counters.
     pub stats: SearchStats,
@@ -111,7 +113,7 @@ pub enum SolveError {
 
 /// What the inner loops return before the replay check.
 pub(crate) struct RawOutcome {
-    pub status: Status,
+    pub status: Outcome,
     pub moves: Option<Vec<Move>>,
     pub stats: SearchStats,
     pub per_iteration: Vec<IterationCount>,
@@ -279,7 +281,7 @@ fn solve_approx(board: &Board, goal: Goal) -> Result<SolveReport, SolveError> {
         });
     }
     Ok(SolveReport {
-        status: Status::Solved,
+        status: Outcome::Solved,
         moves: Some(moves),
         stats: SearchStats {
             memory_bytes: solution.stats.move_bytes as u64,

@@ -22,7 +22,7 @@ use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
 use super::idastar::Ida;
-use super::{Algorithm, Budget, Limits, SolveError, Status, moves_between_blanks};
+use super::{Algorithm, Budget, Limits, Outcome, SolveError, moves_between_blanks};
 
 /// One start board prepared for split IDA*: its geometry, the built heuristic and the pruning
 /// (the move back only, or the duplicate automaton).
@@ -76,7 +76,7 @@ pub struct SubtreeCount {
     /// The moves from the start to the goal, if the iteration reached it.
     pub solution: Option<Vec<Move>>,
     /// The limit that stopped the iteration before its end, if any.
-    pub stopped: Option<Status>,
+    pub stopped: Option<Outcome>,
 }
 
 impl Subtrees {

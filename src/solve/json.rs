@@ -7,13 +7,13 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Board, Goal, Move, moves_to_string};
 use crate::heuristic::HeuristicKind;
 use crate::infra::units::millis;
-use crate::search::{Algorithm, IterationCount, SolveReport, Status};
+use crate::search::{Algorithm, IterationCount, Outcome, SolveReport};
 
 /// `bench solve --format json`'s object. Field order is the output's order.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SolveJson {
     /// `solved`, or the limit: `timeout`, `node-limit`, `memory-limit`, `depth-limit`.
-    pub status: Status,
+    pub status: Outcome,
     /// Board rows.
     pub rows: usize,
     /// Board columns.

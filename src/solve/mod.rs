@@ -1,7 +1,7 @@
 //! `bench solve`'s engine: one board in, its solution out, in the original task's format.
 //!
 //! A [`Request`] (the input bytes' source, goal, algorithm, heuristic, limits, output form)
-//! goes through [`run`] to an [`Outcome`]; [`output::write`] prints it and gives the exit
+//! goes through [`run`] to a [`Reply`]; [`output::write`] prints it and gives the exit
 //! status (documented in docs/cli.md, "bench solve"):
 //! - 0: solved; the solution is on stdout.
 //! - 1: the input was rejected (malformed, unsolvable, too large for the exact solvers): one
@@ -29,7 +29,7 @@ use crate::heuristic::HeuristicKind;
 use crate::infra::units::format_bytes;
 use crate::input::{self, InputError, MAX_INPUT_BYTES};
 use crate::instances;
-use crate::search::{self, Algorithm, Limits, SolveError, SolveReport, Status};
+use crate::search::{self, Algorithm, Limits, Outcome, SolveError, SolveReport};
 
 pub use json::SolveJson;
 
@@ -124,7 +124,7 @@ impl Solved {
 
     /// The object of `--format json` (also what a stopped search prints, without moves).
     pub fn json(&self) -> SolveJson {
-        let solution = (self.report.status == Status::Solved).then(|| self.moves());
+        let solution = (self.report.status == Outcome::Solved).then(|| self.moves());
         SolveJson::new(
             &self.board,
             self.goal,
@@ -137,9 +137,11 @@ impl Solved {
     }
 }
 
-/// How `bench solve` ended: each variant has one exit status ([`Outcome::exit_status`]).
+/// What `bench solve` answers: each variant has what it prints and one exit status
+/// ([`Reply::exit_status`]). Not a second vocabulary of end states: a stopped search's
+/// [`Outcome`] is its `report.status`, and `bench run --isolate` reads that back.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum Reply {
     /// Solved; the solution goes to stdout.
     Solved(Box<Solved>),
     /// The input was rejected; the JSON rejection goes to stdout.
@@ -153,15 +155,15 @@ pub enum Outcome {
     Internal(String),
 }
 
-impl Outcome {
-    /// The process exit status of this outcome.
+impl Reply {
+    /// The process exit status of this reply.
     pub fn exit_status(&self) -> i32 {
         match self {
-            Outcome::Solved(_) => EXIT_OK,
-            Outcome::Rejected(_) => EXIT_REJECTED,
-            Outcome::Usage(_) => EXIT_USAGE,
-            Outcome::Stopped(..) => EXIT_LIMIT,
-            Outcome::Internal(_) => EXIT_INTERNAL,
+            Reply::Solved(_) => EXIT_OK,
+            Reply::Rejected(_) => EXIT_REJECTED,
+            Reply::Usage(_) => EXIT_USAGE,
+            Reply::Stopped(..) => EXIT_LIMIT,
+            Reply::Internal(_) => EXIT_INTERNAL,
         }
     }
 }
@@ -241,15 +243,15 @@ pub fn heuristic_help() -> String {
 
 /// Runs `bench solve`'s request. Notes for the user (which algorithm answered, a fallback)
 /// go to `note` as they happen.
-pub fn run(req: &Request, note: &mut dyn FnMut(&str)) -> Outcome {
+pub fn run(req: &Request, note: &mut dyn FnMut(&str)) -> Reply {
     let bytes = match read_input(req) {
         Ok(Ok(bytes)) => bytes,
-        Ok(Err(rejection)) => return Outcome::Rejected(rejection),
-        Err(message) => return Outcome::Usage(message),
+        Ok(Err(rejection)) => return Reply::Rejected(rejection),
+        Err(message) => return Reply::Usage(message),
     };
     match parse_input(&bytes, req.goal) {
         Ok((board, goal)) => run_board(req, board, goal, note),
-        Err(rejection) => Outcome::Rejected(rejection),
+        Err(rejection) => Reply::Rejected(rejection),
     }
 }
 
@@ -263,7 +265,7 @@ pub fn parse_input(bytes: &[u8], goal_arg: Option<Goal>) -> Result<(Board, Goal)
 
 /// [`run`] on a board already read ([`parse_input`]); `req.file` is not read. Embedding
 /// programs (the Python package) call this with a board they hold in memory.
-pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&str)) -> Outcome {
+pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&str)) -> Reply {
     let mut quiet_note = |s: &str| {
         if !req.quiet {
             note(s)
@@ -294,9 +296,9 @@ pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&
     let memory = crate::infra::alloc::start_job(None, None);
     let mut report = match solve_typed(&board, goal, algorithm, &heuristic, &limits) {
         Ok(report) => report,
-        Err(outcome) => return outcome,
+        Err(reply) => return reply,
     };
-    if plan == Plan::ExactThenApprox && report.status != Status::Solved {
+    if plan == Plan::ExactThenApprox && report.status != Outcome::Solved {
         note(&format!(
             "{algorithm} + {heuristic}: {}; answering with approx instead",
             limit_message(report.status, req, &report, true)
@@ -304,7 +306,7 @@ pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&
         algorithm = Algorithm::Approx;
         report = match solve_typed(&board, goal, algorithm, &heuristic, &limits) {
             Ok(report) => report,
-            Err(outcome) => return outcome,
+            Err(reply) => return reply,
         };
     }
     let peak_heap_bytes = memory.peak_bytes();
@@ -324,32 +326,32 @@ pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&
         peak_heap_bytes,
     });
     match (status, &solved.report.moves) {
-        (Status::Solved, Some(_)) => Outcome::Solved(solved),
+        (Outcome::Solved, Some(_)) => Reply::Solved(solved),
         (status, _) => {
             let message = format!(
                 "{algorithm}: {}",
                 limit_message(status, req, &solved.report, false)
             );
-            Outcome::Stopped(message, solved)
+            Reply::Stopped(message, solved)
         }
     }
 }
 
-/// [`search::solve`], its errors as the outcome they lead to.
+/// [`search::solve`], its errors as the reply they lead to.
 fn solve_typed(
     board: &Board,
     goal: Goal,
     algorithm: Algorithm,
     heuristic: &HeuristicKind,
     limits: &Limits,
-) -> Result<SolveReport, Outcome> {
+) -> Result<SolveReport, Reply> {
     search::solve(board, goal, algorithm, heuristic, limits).map_err(|e| match e {
-        SolveError::Unsolvable(e) => Outcome::Rejected(e.into()),
+        SolveError::Unsolvable(e) => Reply::Rejected(e.into()),
         e @ (SolveError::TooLarge { .. } | SolveError::Approx(_)) => {
-            Outcome::Rejected(Rejection::new(e.to_string()))
+            Reply::Rejected(Rejection::new(e.to_string()))
         }
-        e @ SolveError::Heuristic(_) => Outcome::Usage(e.to_string()),
-        e @ SolveError::InvalidSolution { .. } => Outcome::Internal(e.to_string()),
+        e @ SolveError::Heuristic(_) => Reply::Usage(e.to_string()),
+        e @ SolveError::InvalidSolution { .. } => Reply::Internal(e.to_string()),
     })
 }
 
@@ -402,7 +404,7 @@ fn read_board(text: &str, goal_arg: Option<Goal>) -> Result<(Board, Goal), Rejec
 /// the flag that changes it. `default_budget`: the limits were those of the exact attempt
 /// made without `--algo` (its timeout is [`DEFAULT_EXACT_BUDGET`] unless `--timeout` is given).
 pub fn limit_message(
-    status: Status,
+    status: Outcome,
     req: &Request,
     report: &SolveReport,
     default_budget: bool,
@@ -416,7 +418,7 @@ pub fn limit_message(
         spent.push_str(&format!("; every solution has at least {b} moves"));
     }
     match status {
-        Status::Timeout => match req.timeout {
+        Outcome::Timeout => match req.timeout {
             Some(t) => format!(
                 "timeout: no solution within --timeout {} s (stopped {spent})",
                 t.as_secs_f64()
@@ -428,22 +430,24 @@ pub fn limit_message(
             ),
             None => format!("timeout (stopped {spent})"),
         },
-        Status::NodeLimit => format!(
+        Outcome::NodeLimit => format!(
             "node limit: no solution within --max-nodes {} (stopped {spent})",
             req.max_nodes.unwrap_or(0)
         ),
-        Status::MemoryLimit => format!(
+        Outcome::MemoryLimit => format!(
             "memory limit: the search would need more than --max-memory {} (stopped {spent})",
             format_bytes(req.max_memory_bytes.unwrap_or(0) as f64)
         ),
-        Status::DepthLimit => format!(
+        Outcome::DepthLimit => format!(
             "depth cap: the search reached paths of {} moves, the longest its nodes can store; \
              no flag raises this cap (a heuristic other than none, idastar, or approx avoids such \
              paths) (stopped {spent})",
             search::MAX_STORED_DEPTH
         ),
-        Status::Cancelled => format!("cancelled (stopped {spent})"),
-        Status::Solved => format!("the search reported no moves (stopped {spent})"),
+        Outcome::Cancelled => format!("cancelled (stopped {spent})"),
+        Outcome::Solved => format!("the search reported no moves (stopped {spent})"),
+        // Outcomes of processes and of judged answers: no search ends with them.
+        other => format!("{other} (stopped {spent})"),
     }
 }
 

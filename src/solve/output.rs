@@ -1,9 +1,9 @@
-//! How `bench solve` prints an [`Outcome`]: the boards, the blank positions, the JSON object,
+//! How `bench solve` prints a [`Reply`]: the boards, the blank positions, the JSON object,
 //! the JSON rejection, the messages on stderr; and the exit status that goes with each.
 
 use std::io::{self, Write};
 
-use super::{EXIT_USAGE, Outcome, Output, Request, Solved};
+use super::{EXIT_USAGE, Output, Reply, Request, Solved};
 use crate::board::{Board, Move};
 use crate::infra::output::WriteError;
 
@@ -24,26 +24,26 @@ pub fn blank_positions<'a>(start: &Board, moves: &'a [Move]) -> impl Iterator<It
     }))
 }
 
-/// Prints `outcome` as `req.output` asks (results on `out`, messages on `err`); returns the
+/// Prints `reply` as `req.output` asks (results on `out`, messages on `err`); returns the
 /// exit status. A closed pipe on `out` (`| head`) is not an error; any other failure to
 /// write the solution is a [`WriteError`] (exit status 74 at the edge).
 pub fn write(
-    outcome: &Outcome,
+    reply: &Reply,
     req: &Request,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<i32, WriteError> {
-    let written = match outcome {
-        Outcome::Rejected(rejection) => {
+    let written = match reply {
+        Reply::Rejected(rejection) => {
             let mut s = serde_json::to_string(rejection).expect("a rejection encodes as JSON");
             s.push('\n');
             out.write_all(s.as_bytes())
         }
-        Outcome::Usage(message) | Outcome::Internal(message) => {
+        Reply::Usage(message) | Reply::Internal(message) => {
             let _ = writeln!(err, "error: {message}");
             Ok(())
         }
-        Outcome::Stopped(message, stopped) => {
+        Reply::Stopped(message, stopped) => {
             let _ = writeln!(err, "error: {message}");
             if req.output == Output::Json {
                 // The statistics of the stopped search, for `bench run --isolate`.
@@ -53,7 +53,7 @@ pub fn write(
                 Ok(())
             }
         }
-        Outcome::Solved(solved) => {
+        Reply::Solved(solved) => {
             if !req.quiet {
                 let _ = writeln!(err, "{}", solved_line(solved));
             }
@@ -72,7 +72,7 @@ pub fn write(
             path: "<stdout>".into(),
             error,
         }),
-        _ => Ok(outcome.exit_status()),
+        _ => Ok(reply.exit_status()),
     }
 }
 

@@ -21,7 +21,6 @@ use std::path::Path;
 
 use crate::board::{Move, moves_from_str};
 use crate::results::{MeasuredBy, Outcome, Row};
-use crate::search::Status;
 
 use super::SplitError;
 use super::piece::{PieceFile, PieceState, read_piece};
@@ -73,7 +72,7 @@ pub struct Combined {
     pub iterations: Vec<CombinedIteration>,
     /// How the search stands: solved, stopped by a limit, or `None` (pieces missing or still
     /// running).
-    pub status: Option<Status>,
+    pub status: Option<Outcome>,
     /// The solution, replayed on the start board.
     pub moves: Option<Vec<Move>>,
     /// The pieces.
@@ -90,7 +89,7 @@ struct AtBound {
     next: u32,
     /// (frontier node, solution) of the pieces that found one at this bound.
     solutions: Vec<(usize, String)>,
-    stopped: Option<Status>,
+    stopped: Option<Outcome>,
 }
 
 fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
@@ -122,12 +121,12 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
     a
 }
 
-fn stopped_status(name: &str) -> Option<Status> {
+fn stopped_status(name: &str) -> Option<Outcome> {
     [
-        Status::Timeout,
-        Status::NodeLimit,
-        Status::MemoryLimit,
-        Status::DepthLimit,
+        Outcome::Timeout,
+        Outcome::NodeLimit,
+        Outcome::MemoryLimit,
+        Outcome::DepthLimit,
     ]
     .into_iter()
     .find(|s| s.name() == name)
@@ -154,7 +153,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
         });
         if let Some(first) = a.solutions.iter().min_by_key(|(node, _)| *node) {
             solution = Some(first.1.clone());
-            break Some(Status::Solved);
+            break Some(Outcome::Solved);
         }
         if a.completed < plan.pieces {
             break a.stopped;
@@ -212,7 +211,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
 fn make_row(
     plan: &Plan,
     iterations: &[CombinedIteration],
-    status: Option<Status>,
+    status: Option<Outcome>,
     moves: &Option<Vec<Move>>,
     pieces: &[PieceSummary],
     setup_ms: f64,
@@ -244,7 +243,7 @@ fn make_row(
             last.bound,
             last.pieces_completed,
             last.pieces,
-            if status == Some(Status::Solved) {
+            if status == Some(Outcome::Solved) {
                 " (the others found the solution in it)"
             } else {
                 ""
@@ -256,12 +255,12 @@ fn make_row(
         .filter(|p| p.state.is_none_or(|s| !s.is_final()))
         .map(|p| p.piece.to_string())
         .collect();
-    if status != Some(Status::Solved) && !unfinished.is_empty() {
+    if status != Some(Outcome::Solved) && !unfinished.is_empty() {
         let _ = write!(message, "; unfinished pieces: {}", unfinished.join(" "));
     }
     let outcome = match status {
-        Some(s) => Outcome::try_from(s).unwrap_or(Outcome::Error),
-        None => Outcome::Error,
+        Some(s) if s.is_recorded() => s,
+        _ => Outcome::Error,
     };
     let initial_h = plan.initial_bound;
     Ok(Row {
@@ -277,7 +276,7 @@ fn make_row(
         repetition: 1,
         status: outcome,
         moves: moves.as_ref().map(|m| m.len() as u32),
-        lower_bound: (status != Some(Status::Solved)).then_some(last.bound),
+        lower_bound: (status != Some(Outcome::Solved)).then_some(last.bound),
         optimal: Some(true),
         known_optimal: None,
         suboptimal: None,

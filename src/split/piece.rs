@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{moves_from_str, moves_to_string};
-use crate::search::{Limits, Status, thread_cpu_time};
+use crate::search::{Limits, Outcome, thread_cpu_time};
 
 use super::plan::Plan;
 use super::{SplitError, piece_path, read_json, write_json};
@@ -235,7 +235,7 @@ pub fn run_piece(
         }
         let (wall, cpu) = (Instant::now(), thread_cpu_time());
         let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
-        let mut end: Option<(Option<usize>, Option<String>, Option<Status>)> = None;
+        let mut end: Option<(Option<usize>, Option<String>, Option<Outcome>)> = None;
         for (j, m) in moves.iter().enumerate() {
             let limits = match session.limits() {
                 Ok(l) => l,
@@ -310,14 +310,14 @@ impl Session {
     }
 
     /// The limits of the next frontier node's search, or the limit already reached.
-    fn limits(&self) -> Result<Limits, Status> {
+    fn limits(&self) -> Result<Limits, Outcome> {
         let timeout = match self.deadline {
-            Some(d) if Instant::now() >= d => return Err(Status::Timeout),
+            Some(d) if Instant::now() >= d => return Err(Outcome::Timeout),
             Some(d) => Some(d - Instant::now()),
             None => None,
         };
         let max_nodes = match self.limits.max_nodes {
-            Some(n) if self.used.get() >= n => return Err(Status::NodeLimit),
+            Some(n) if self.used.get() >= n => return Err(Outcome::NodeLimit),
             Some(n) => Some(n - self.used.get()),
             None => None,
         };
