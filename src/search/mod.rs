@@ -34,6 +34,7 @@ mod implicit;
 mod limits;
 pub mod packed;
 mod registry;
+mod sparse_bfs;
 mod stats;
 mod storage;
 pub mod subtree;
