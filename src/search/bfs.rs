@@ -892,7 +892,7 @@ fn entry_order<C: Capacity, P: Packed<C>>(
         .then_with(|| a.state.cmp_from_last_cell(&b.state))
 }
 
-fn run_with<C: Capacity, P: Packed<C>>(
+pub(super) fn run_with<C: Capacity, P: Packed<C>>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     limits: &Limits,

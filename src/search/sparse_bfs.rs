@@ -208,23 +208,8 @@ pub(crate) fn run<C: Capacity>(
         generated: 1,
         ..SearchStats::default()
     };
-    // The goal's pair list, and its neighbours' (for the test of a layer that holds one).
-    let goal_pairs: Vec<C::Tile> = (0..cells)
-        .rev()
-        .filter(|&c| goal[c] != root[c])
-        .flat_map(|c| [C::Tile::from_index(c), goal[c]])
-        .collect();
     let goal_blank = geometry.blank_of(&goal_tiles);
-    let goal_neighbours: Vec<(usize, Vec<C::Tile>)> =
-        (0..usize::from(geometry.neighbour_count[goal_blank]))
-            .map(|k| {
-                let n: usize = geometry.neighbours[goal_blank][k].into();
-                let mut pairs = Vec::new();
-                let tile = tile_at(root, &goal_pairs, n);
-                push_successor(&mut pairs, root, &goal_pairs, goal_blank, n, tile);
-                (n, pairs)
-            })
-            .collect();
+    let (goal_pairs, goal_neighbours) = goal_lists(geometry, root, goal, goal_blank);
     let root_blank = geometry.blank_of(start);
     let mut first = Layer::default();
     first.push(State {
@@ -318,6 +303,32 @@ pub(crate) fn run<C: Capacity>(
         stats,
         per_iteration: Vec::new(),
     }
+}
+
+/// The goal's pair list, and its neighbours' with their blanks (for the test of a layer that
+/// holds one).
+#[allow(clippy::type_complexity)]
+fn goal_lists<C: Capacity>(
+    geometry: &Geometry<C>,
+    root: &[C::Tile],
+    goal: &[C::Tile],
+    goal_blank: usize,
+) -> (Vec<C::Tile>, Vec<(usize, Vec<C::Tile>)>) {
+    let goal_pairs: Vec<C::Tile> = (0..root.len())
+        .rev()
+        .filter(|&c| goal[c] != root[c])
+        .flat_map(|c| [C::Tile::from_index(c), goal[c]])
+        .collect();
+    let neighbours = (0..usize::from(geometry.neighbour_count[goal_blank]))
+        .map(|k| {
+            let n: usize = geometry.neighbours[goal_blank][k].into();
+            let mut pairs = Vec::new();
+            let tile = tile_at(root, &goal_pairs, n);
+            push_successor(&mut pairs, root, &goal_pairs, goal_blank, n, tile);
+            (n, pairs)
+        })
+        .collect();
+    (goal_pairs, neighbours)
 }
 
 /// How many successors `layer` produces, and a bound on the arena they take: a successor
@@ -414,4 +425,93 @@ fn path_back<C: Capacity>(
     }
     blanks.reverse();
     moves_between_blanks(geometry, &blanks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Goal;
+    use crate::geometry::Large;
+
+    type C = Large<u8, 128>;
+
+    /// A position `len` random blank moves from `from` (SplitMix-style stream `seed`).
+    fn walk(geometry: &Geometry<C>, from: [u8; 128], len: usize, seed: &mut u64) -> [u8; 128] {
+        let mut t = from;
+        let mut blank = geometry.blank_of(&t);
+        for _ in 0..len {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = (*seed >> 33) as usize % usize::from(geometry.neighbour_count[blank]);
+            let n: usize = geometry.neighbours[blank][k].into();
+            t[blank] = t[n];
+            t[n] = 0;
+            blank = n;
+        }
+        t
+    }
+
+    fn pairs_of(root: &[u8], t: &[u8]) -> Vec<u8> {
+        (0..root.len())
+            .rev()
+            .filter(|&c| t[c] != root[c])
+            .flat_map(|c| [c as u8, t[c]])
+            .collect()
+    }
+
+    /// The order and the successors computed on pair lists equal those of whole positions.
+    #[test]
+    fn pair_lists_order_and_move_like_positions() {
+        let geometry = Geometry::<C>::build(9, 10, Goal::BlankLast);
+        let cells = 90;
+        let mut seed = 5;
+        let root = walk(&geometry, geometry.goal_tiles(), 40, &mut seed);
+        let r = &root[..cells];
+        let states: Vec<[u8; 128]> = (0..300)
+            .map(|i| walk(&geometry, root, i % 25, &mut seed))
+            .collect();
+        for a in &states {
+            let pa = pairs_of(r, &a[..cells]);
+            for b in states.iter().step_by(7) {
+                let pb = pairs_of(r, &b[..cells]);
+                let want = a[..cells].iter().rev().cmp(b[..cells].iter().rev());
+                assert_eq!(cmp_pairs(r, &pa, &pb), want);
+            }
+            let blank = geometry.blank_of(a);
+            for k in 0..usize::from(geometry.neighbour_count[blank]) {
+                let n: usize = geometry.neighbours[blank][k].into();
+                let mut child = *a;
+                child[blank] = child[n];
+                child[n] = 0;
+                let mut got = Vec::new();
+                let len = push_successor(&mut got, r, &pa, blank, n, tile_at(r, &pa, n));
+                assert_eq!(got, pairs_of(r, &child[..cells]));
+                assert_eq!(len, got.len() / 2);
+            }
+        }
+    }
+
+    /// Counts and the path itself equal the packed path's (whole positions) on large boards.
+    #[test]
+    fn counts_and_paths_equal_the_packed_path() {
+        let mut seed = 9;
+        for (rows, cols, len) in [(9, 9, 9), (5, 14, 8), (11, 11, 7)] {
+            for goal in [Goal::BlankLast, Goal::BlankFirst] {
+                let geometry = Geometry::<C>::build(rows, cols, goal);
+                let start = walk(&geometry, geometry.goal_tiles(), len, &mut seed);
+                let limits = Limits::default();
+                let sparse = run(&geometry, &start, &limits);
+                let packed =
+                    super::super::bfs::run_with::<C, [u8; 128]>(&geometry, &start, &limits);
+                assert_eq!(sparse.status, packed.status);
+                assert_eq!(sparse.moves, packed.moves, "{rows}x{cols} {goal:?}");
+                let (s, p) = (&sparse.stats, &packed.stats);
+                assert_eq!(
+                    (s.expanded, s.generated, s.stored_peak),
+                    (p.expanded, p.generated, p.stored_peak)
+                );
+            }
+        }
+    }
 }
