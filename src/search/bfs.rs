@@ -54,11 +54,12 @@ use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 
 use super::packed::Packed;
-use super::storage::{PackedJob, Storage};
+use super::storage::{PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, moves_between_blanks};
 
 /// Runs BFS from `start`: the nibble path on boards of at most 16 cells, the packed one
-/// beyond (see [`Storage::packed`]).
+/// up to 64, states kept as their differences from the root beyond (see
+/// [`super::sparse_bfs`] and [`Storage::stored`]).
 pub(crate) fn run<C: Storage>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
@@ -69,7 +70,7 @@ pub(crate) fn run<C: Storage>(
     {
         return run_nibbles(g, t, limits);
     }
-    C::packed(
+    C::stored(
         geometry.cells,
         Job {
             geometry,
@@ -90,6 +91,12 @@ impl<C: Storage> PackedJob<C> for Job<'_, C> {
     type Output = RawOutcome;
     fn run<P: Packed<C>>(self) -> RawOutcome {
         run_with::<C, P>(self.geometry, self.start, self.limits)
+    }
+}
+
+impl<C: Storage> StoredJob<C> for Job<'_, C> {
+    fn run_implicit(self) -> RawOutcome {
+        super::sparse_bfs::run(self.geometry, self.start, self.limits)
     }
 }
 
@@ -885,7 +892,7 @@ fn entry_order<C: Capacity, P: Packed<C>>(
         .then_with(|| a.state.cmp_from_last_cell(&b.state))
 }
 
-fn run_with<C: Capacity, P: Packed<C>>(
+pub(super) fn run_with<C: Capacity, P: Packed<C>>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
     limits: &Limits,
@@ -1068,7 +1075,7 @@ fn path_back<C: Capacity, P: Packed<C>>(
 }
 
 /// The outcome when the start is the goal: the root generated and stored, no moves.
-fn solved_at_root() -> RawOutcome {
+pub(super) fn solved_at_root() -> RawOutcome {
     RawOutcome {
         status: Outcome::Solved,
         moves: Some(Vec::new()),

@@ -35,6 +35,7 @@ mod limits;
 mod outcome;
 pub mod packed;
 mod registry;
+mod sparse_bfs;
 mod stats;
 mod storage;
 pub mod subtree;
