@@ -302,6 +302,106 @@ fn stopped_pieces_resume_and_give_the_same_answer() {
     assert!(resumed.pieces.iter().all(|p| p.sessions == 2));
 }
 
+/// The last bound is cut at the solution: run one after another, the piece holding the
+/// single-process solution's frontier node first, every other piece searches its frontier
+/// nodes before that node to the end of the bound and stops at its first node after it. The
+/// answer is single-process IDA*'s solution; the last bound's counts lie between
+/// single-process IDA*'s last iteration and that plus the tree above the frontier (the
+/// pieces' subtrees there are exactly the ones IDA* searched), not the whole bound.
+#[test]
+fn pieces_stop_at_the_solutions_frontier_node_in_its_bound() {
+    for inst in korf(1_400_000).iter().take(4) {
+        let req = request(
+            &inst.board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            HeuristicKind::Manhattan,
+            8,
+        );
+        let single = solve(
+            &inst.board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            &HeuristicKind::Manhattan,
+            &Limits::default(),
+        )
+        .unwrap();
+        let what = format!("Korf #{}", inst.id);
+        let solution = single.moves.clone().unwrap();
+        let last = *single.per_iteration.last().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let plan = make_plan(&req).unwrap();
+        plan.write(dir.path()).unwrap();
+        // The frontier node the single-process solution passes through, and its piece.
+        let prefix = npuzzle::board::moves_to_string(&solution[..plan.depth as usize]);
+        let node = plan
+            .frontier
+            .iter()
+            .position(|n| n.moves == prefix)
+            .unwrap();
+        let solver = plan.frontier[node].piece;
+        let f = run_piece(&plan, dir.path(), solver, &Limits::default()).unwrap();
+        assert_eq!(f.state, PieceState::Solved, "{what}");
+        let p = f.partial.as_ref().unwrap();
+        assert_eq!((p.bound, p.node), (last.bound, Some(node)), "{what}");
+        let mut cut_short = 0;
+        for k in (1..=plan.pieces).filter(|&k| k != solver) {
+            let f = run_piece(&plan, dir.path(), k, &Limits::default()).unwrap();
+            assert_eq!(f.state, PieceState::Covered, "{what}: piece {k}");
+            let before = plan.nodes_of(k).iter().filter(|&&i| i < node).count();
+            if before == plan.nodes_of(k).len() {
+                // Every node before the solution's: the bound finished, then covered.
+                assert_eq!(
+                    f.iterations.last().map(|i| i.bound),
+                    Some(last.bound),
+                    "{what}: piece {k}"
+                );
+                assert!(f.partial.is_none(), "{what}: piece {k}");
+                continue;
+            }
+            let p = f.partial.as_ref().unwrap();
+            assert_eq!(p.bound, last.bound, "{what}: piece {k}");
+            assert_eq!(
+                p.cut.map(|c| (c.bound, c.node)),
+                Some((last.bound, node)),
+                "{what}: piece {k}"
+            );
+            cut_short += 1;
+            if before == 0 {
+                assert_eq!((p.generated, p.expanded), (0, 0), "{what}: piece {k}");
+            }
+        }
+        let c = combine(dir.path()).unwrap();
+        assert_eq!(c.status, Some(Status::Solved), "{what}");
+        assert_eq!(
+            c.moves.as_ref(),
+            Some(&solution),
+            "{what}: IDA*'s own solution"
+        );
+        assert_eq!(solution.len(), inst.optimal, "{what}");
+        assert_accounting(&c, &single.per_iteration, &what);
+        let (_, top) = plan.top_counts(last.bound);
+        let cut = c.iterations.last().unwrap();
+        assert!(
+            last.generated <= cut.generated && cut.generated <= last.generated + top,
+            "{what}: last bound {} generated, single-process {}, tree above {top}",
+            cut.generated,
+            last.generated
+        );
+        let message = c.row.message.as_deref().unwrap();
+        assert!(
+            message.contains(&format!("stopped at the solution's frontier node {node}")),
+            "{what}: {message}"
+        );
+        // The pieces left with frontier nodes after the solution's skipped them.
+        let skipping = (1..=plan.pieces)
+            .filter(|&k| k != solver && plan.nodes_of(k).iter().any(|&i| i > node))
+            .count();
+        assert_eq!(cut_short, skipping, "{what}");
+        assert!(skipping >= 1, "{what}: nothing to cut");
+    }
+}
+
 fn bench(args: &[&str]) -> std::process::Output {
     Command::new(BENCH).args(args).output().unwrap()
 }

@@ -12,9 +12,12 @@
 //! first bound some piece has not finished (a limit stopped it, or it has not run): then the
 //! search is not over, and every solution has at least that many moves.
 //!
-//! The last iteration is not comparable with single-process IDA*'s: IDA* stops at its first
-//! solution, the pieces that did not find it finish the bound. `iterations.csv` shows it with
-//! fewer pieces completed than pieces.
+//! The last iteration is not a whole one: IDA* stops at its first solution, and so do the
+//! pieces (a piece searches its frontier nodes before the solution's to the end of the bound,
+//! and stops at its first one after it; see `piece`). How far past the solution's node a
+//! piece got depends on when it saw the solution, so the last bound's counts are at least
+//! single-process IDA*'s and usually a little more. `iterations.csv` shows it with fewer
+//! pieces completed than pieces.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -89,6 +92,8 @@ struct AtBound {
     next: u32,
     /// (frontier node, solution) of the pieces that found one at this bound.
     solutions: Vec<(usize, String)>,
+    /// Pieces that stopped in this bound because of another piece's solution.
+    cut: u32,
     stopped: Option<Outcome>,
 }
 
@@ -99,6 +104,7 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
         completed: 0,
         next: u32::MAX,
         solutions: Vec::new(),
+        cut: 0,
         stopped: None,
     };
     for f in files.iter().flatten() {
@@ -116,6 +122,7 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
             if let Some(s) = &p.stopped {
                 a.stopped = a.stopped.or_else(|| stopped_status(s));
             }
+            a.cut += u32::from(p.cut.is_some());
         }
     }
     a
@@ -141,6 +148,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
     let mut iterations = Vec::new();
     let mut bound = plan.initial_bound;
     let mut solution = None;
+    let mut last = (0, None);
     let status = loop {
         let a = at_bound(&files, bound);
         let (top_expanded, top_generated) = plan.top_counts(bound);
@@ -153,6 +161,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
         });
         if let Some(first) = a.solutions.iter().min_by_key(|(node, _)| *node) {
             solution = Some(first.1.clone());
+            last = (a.cut, Some(first.0));
             break Some(Outcome::Solved);
         }
         if a.completed < plan.pieces {
@@ -198,7 +207,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
         .flatten()
         .map(|f| f.setup_ms)
         .fold(0.0, f64::max);
-    let row = make_row(&plan, &iterations, status, &moves, &pieces, setup_ms)?;
+    let row = make_row(&plan, &iterations, status, &moves, &pieces, setup_ms, last)?;
     Ok(Combined {
         iterations,
         status,
@@ -215,6 +224,7 @@ fn make_row(
     moves: &Option<Vec<Move>>,
     pieces: &[PieceSummary],
     setup_ms: f64,
+    (cut, node): (u32, Option<usize>),
 ) -> Result<Row, SplitError> {
     let n = iterations.len() as u64;
     let generated = iterations.iter().map(|i| i.generated).sum::<u64>() - (n - 1);
@@ -236,19 +246,23 @@ fn make_row(
         if mean > 0.0 { slowest / mean } else { 1.0 },
         plan.plan_cpu_us as f64 / 1e6,
     );
-    if !last.complete() {
-        let _ = write!(
-            message,
-            "; bound {} finished by {} of {} pieces{}",
-            last.bound,
-            last.pieces_completed,
-            last.pieces,
-            if status == Some(Outcome::Solved) {
-                " (the others found the solution in it)"
-            } else {
-                ""
-            }
-        );
+    match node {
+        Some(node) if !last.complete() => {
+            let _ = write!(
+                message,
+                "; bound {} is the solution's, not a whole iteration (single-process IDA* stops at its first solution): \
+                 {} of {} pieces finished it, {cut} stopped at the solution's frontier node {node}",
+                last.bound, last.pieces_completed, last.pieces
+            );
+        }
+        _ if !last.complete() => {
+            let _ = write!(
+                message,
+                "; bound {} finished by {} of {} pieces",
+                last.bound, last.pieces_completed, last.pieces
+            );
+        }
+        _ => {}
     }
     let unfinished: Vec<String> = pieces
         .iter()

@@ -7,8 +7,9 @@
 //!   probe of every frontier node's subtree, written to `DIR/plan.json` with a checksum.
 //! - [`piece`]: one piece's iterations, each recorded in `DIR/piece-K.json` (replaced by
 //!   rename after every bound, so a killed piece loses only the bound it was in and a rerun
-//!   continues after its last finished one); a piece stops once another piece has found a
-//!   solution at a bound it has finished.
+//!   continues after its last finished one); a piece stops once another piece's solution
+//!   makes the rest of its search unnecessary (a bound it has finished, or its frontier nodes
+//!   after the solution's in the solution's bound; announced by marker files).
 //! - [`combine`]: the pieces' counts summed per bound with the tree above the frontier (exactly
 //!   the single-process IDA* counts of every bound all pieces finished), the shortest
 //!   solution replayed on the start board, `result.csv` (one results row) and

@@ -8,18 +8,30 @@
 //! bound as at the one it finished; so a finished bound b with next bound n stands for every
 //! bound in b..n (see `combine`).
 //!
-//! Before each bound the piece reads the other pieces' files: if one has found a solution at
-//! a bound below the one it would start, the piece has already finished that bound (in the
-//! sense above) and stops; the solution with the smallest bound, first in frontier order,
-//! is then IDA*'s own. A limit (`--timeout`, `--max-nodes`) stops a piece mid-bound; its
-//! file keeps every finished bound, and a rerun continues with the unfinished one.
+//! A piece that finds a solution writes it to its file and announces it with an empty marker
+//! file `DIR/solved/BOUND-K`. The other pieces read every piece file before each bound and
+//! watch the marker directory between frontier nodes (one `stat` per frontier node, never
+//! inside the search of a subtree). A known solution at bound L under frontier node i stops
+//! a piece (`covered`):
+//! - before a bound above L: it has finished every bound up to L (in the sense above);
+//! - in bound L, before its first frontier node after i: the pieces finish every bound below
+//!   L, so no solution is shorter, and single-process IDA* never searches past i in bound L.
+//!   The piece's frontier nodes before i are searched to the end of L, since one of them may
+//!   hold a solution that IDA* meets first; so the combined answer (the smallest bound, then
+//!   the first frontier node) is single-process IDA*'s own solution, not only one as short;
+//! - in a bound above L, at once.
+//!
+//! A piece in a bound below L finishes it as before. A limit (`--timeout`, `--max-nodes`)
+//! stops a piece mid-bound; its file keeps every finished bound, and a rerun continues with
+//! the unfinished one.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{moves_from_str, moves_to_string};
+use crate::board::{Move, moves_from_str, moves_to_string};
+use crate::search::subtree::Subtrees;
 use crate::search::{Limits, Outcome, thread_cpu_time};
 
 use super::plan::Plan;
@@ -36,7 +48,9 @@ pub enum PieceState {
     Running,
     /// Found a solution (the first in its frontier order at its bound).
     Solved,
-    /// Stopped because another piece found a solution at a bound this one has finished.
+    /// Stopped because another piece found a solution that makes the rest of its search
+    /// unnecessary: at a bound this one has finished, or at the bound it was in, under a
+    /// frontier node before the ones it had left (see [`KnownSolution::cuts`]).
     Covered,
     /// Its subtrees hold nothing over the last bound (only on a piece without nodes).
     Exhausted,
@@ -87,6 +101,11 @@ pub struct PartialIteration {
     pub solution: Option<String>,
     /// The limit that stopped it, if any (`timeout`, `node-limit`, ...).
     pub stopped: Option<String>,
+    /// The other piece's solution that made the rest of this bound unnecessary, if any: one
+    /// at a smaller bound, or at this bound under an earlier frontier node (the piece's
+    /// frontier nodes after it were not searched in this bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<KnownSolution>,
     /// CPU time, milliseconds.
     pub cpu_ms: f64,
     /// Wall time, milliseconds.
@@ -117,12 +136,13 @@ pub struct PieceFile {
 }
 
 impl PieceFile {
-    /// The solution's bound, if the piece found one.
-    pub fn solution_bound(&self) -> Option<u32> {
-        self.partial
-            .as_ref()
-            .filter(|p| p.solution.is_some())
-            .map(|p| p.bound)
+    /// The solution's bound and frontier node, if the piece found one.
+    pub fn solution(&self) -> Option<KnownSolution> {
+        let p = self.partial.as_ref().filter(|p| p.solution.is_some())?;
+        Some(KnownSolution {
+            bound: p.bound,
+            node: p.node?,
+        })
     }
 
     /// The finished bound that stands for `bound` (see the module documentation).
@@ -164,15 +184,207 @@ pub fn read_piece(plan: &Plan, dir: &Path, k: u32) -> Result<Option<PieceFile>, 
     Ok(Some(file))
 }
 
-/// The smallest solution bound any piece's file reports.
-fn solution_bound(plan: &Plan, dir: &Path) -> Result<Option<u32>, SplitError> {
+/// A solution some piece reported: its bound and the frontier node it lies under. Ordered
+/// as IDA* meets them: the smaller bound first, then the earlier frontier node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct KnownSolution {
+    /// The bound it was found in.
+    pub bound: u32,
+    /// The frontier node (index in the plan) it lies under.
+    pub node: usize,
+}
+
+impl KnownSolution {
+    /// Whether a piece in iteration `bound`, about to search frontier node `node`, may stop:
+    /// every bound below this solution's is finished by the pieces that reach it, so the
+    /// solution is optimal; single-process IDA* never searches the frontier nodes after it in
+    /// its bound, nor any larger bound.
+    pub fn cuts(self, bound: u32, node: usize) -> bool {
+        self.bound < bound || (self.bound == bound && self.node < node)
+    }
+}
+
+/// The earlier of two solutions in IDA*'s order (`None`: not known).
+fn first(a: Option<KnownSolution>, b: Option<KnownSolution>) -> Option<KnownSolution> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The first solution in IDA*'s order that any piece's file reports.
+fn known_solution(plan: &Plan, dir: &Path) -> Result<Option<KnownSolution>, SplitError> {
     let mut best = None;
     for k in 1..=plan.pieces {
-        if let Some(b) = read_piece(plan, dir, k)?.and_then(|f| f.solution_bound()) {
-            best = Some(best.map_or(b, |x: u32| x.min(b)));
+        if let Some(s) = read_piece(plan, dir, k)?.and_then(|f| f.solution()) {
+            best = first(best, Some(s));
         }
     }
     Ok(best)
+}
+
+/// The directory of solution markers: a piece that finds a solution writes its file, then
+/// creates the empty `DIR/solved/BOUND-K`; the others watch this directory between frontier
+/// nodes (one `stat` each; the directory changes only when a solution is announced).
+fn marker_dir(dir: &Path) -> std::path::PathBuf {
+    dir.join("solved")
+}
+
+/// Announces piece `k`'s solution at `bound` (its file already holds it).
+fn announce(dir: &Path, bound: u32, k: u32) -> Result<(), SplitError> {
+    let marks = marker_dir(dir);
+    std::fs::create_dir_all(&marks)
+        .and_then(|()| std::fs::write(marks.join(format!("{bound}-{k}")), b""))
+        .map_err(|e| SplitError::File {
+            path: marks.clone(),
+            what: format!("cannot write the solution marker: {e}"),
+        })
+}
+
+/// The solutions announced so far, as a running piece sees them.
+struct Watch<'a> {
+    plan: &'a Plan,
+    dir: &'a Path,
+    best: Option<KnownSolution>,
+    /// The marker directory's modification time at the last listing.
+    seen: Option<std::time::SystemTime>,
+    /// When it was last listed (listed again after [`Watch::RELIST`] even if its time did not
+    /// change, for file systems with coarse or cached times).
+    listed: Option<Instant>,
+    /// Markers already read.
+    read: Vec<std::ffi::OsString>,
+}
+
+impl<'a> Watch<'a> {
+    const RELIST: Duration = Duration::from_secs(2);
+
+    fn new(plan: &'a Plan, dir: &'a Path) -> Watch<'a> {
+        Watch {
+            plan,
+            dir,
+            best: None,
+            seen: None,
+            listed: None,
+            read: Vec::new(),
+        }
+    }
+
+    /// Reads every piece file (before each bound: the authoritative check, which also sees a
+    /// solution whose marker a killed piece never wrote).
+    fn scan(&mut self) -> Result<Option<KnownSolution>, SplitError> {
+        let found = known_solution(self.plan, self.dir)?;
+        self.best = first(self.best, found);
+        Ok(self.best)
+    }
+
+    /// Checks the markers (between frontier nodes): a `stat` of their directory, a listing
+    /// only when it changed, a piece file read only for a new marker.
+    fn poll(&mut self) -> Result<Option<KnownSolution>, SplitError> {
+        let marks = marker_dir(self.dir);
+        let Ok(meta) = std::fs::metadata(&marks) else {
+            return Ok(self.best);
+        };
+        let time = meta.modified().ok();
+        if time.is_some()
+            && time == self.seen
+            && self.listed.is_some_and(|t| t.elapsed() < Self::RELIST)
+        {
+            return Ok(self.best);
+        }
+        self.seen = time;
+        self.listed = Some(Instant::now());
+        let Ok(entries) = std::fs::read_dir(&marks) else {
+            return Ok(self.best);
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if self.read.contains(&name) {
+                continue;
+            }
+            let k = name
+                .to_str()
+                .and_then(|n| n.split_once('-'))
+                .and_then(|(_, k)| k.parse::<u32>().ok())
+                .filter(|&k| k >= 1 && k <= self.plan.pieces);
+            if let Some(k) = k
+                && let Some(s) = read_piece(self.plan, self.dir, k)?.and_then(|f| f.solution())
+            {
+                self.best = first(self.best, Some(s));
+            }
+            self.read.push(name);
+        }
+        Ok(self.best)
+    }
+}
+
+/// How one bound of a piece ended.
+enum BoundEnd {
+    /// Every frontier node searched; the piece's next bound.
+    Finished(u32),
+    /// A solution under this frontier node.
+    Solved(usize, String),
+    /// A limit stopped it.
+    Stopped(Outcome),
+    /// Another piece's solution made the rest of it unnecessary.
+    Cut(KnownSolution),
+}
+
+/// One bound of a piece: its counts, times and end.
+struct BoundRun {
+    generated: u64,
+    expanded: u64,
+    cpu_ms: f64,
+    wall_ms: f64,
+    end: BoundEnd,
+}
+
+/// Runs one IDA* iteration with `bound` below the piece's frontier nodes (`nodes`, indices
+/// in the plan, and their `moves`), in frontier order, watching for other pieces' solutions
+/// before each node.
+fn run_bound(
+    subtrees: &Subtrees,
+    nodes: &[usize],
+    moves: &[Vec<Move>],
+    bound: u32,
+    session: &Session,
+    watch: &mut Watch,
+) -> Result<BoundRun, SplitError> {
+    let (wall, cpu) = (Instant::now(), thread_cpu_time());
+    let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
+    let mut end = None;
+    for (&node, m) in nodes.iter().zip(moves) {
+        if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node)) {
+            end = Some(BoundEnd::Cut(s));
+            break;
+        }
+        let limits = match session.limits() {
+            Ok(l) => l,
+            Err(s) => {
+                end = Some(BoundEnd::Stopped(s));
+                break;
+            }
+        };
+        let c = subtrees.iterate(m, bound, &limits);
+        session.add(c.generated);
+        generated += c.generated;
+        expanded += c.expanded;
+        next = next.min(c.next_bound);
+        if let Some(s) = c.solution {
+            end = Some(BoundEnd::Solved(node, moves_to_string(&s)));
+            break;
+        }
+        if let Some(s) = c.stopped {
+            end = Some(BoundEnd::Stopped(s));
+            break;
+        }
+    }
+    Ok(BoundRun {
+        generated,
+        expanded,
+        cpu_ms: ms(cpu.zip(thread_cpu_time()).map(|(a, b)| b - a)),
+        wall_ms: wall.elapsed().as_secs_f64() * 1e3,
+        end: end.unwrap_or(BoundEnd::Finished(next)),
+    })
 }
 
 /// Runs (or continues) piece `k` of the plan in `dir` under `limits` (the timeout and node
@@ -220,6 +432,7 @@ pub fn run_piece(
     let path = piece_path(dir, k);
     write_json(&path, &file)?;
     let session = Session::new(limits);
+    let mut watch = Watch::new(plan, dir);
     let mut bound = file
         .iterations
         .last()
@@ -229,67 +442,56 @@ pub fn run_piece(
             file.state = PieceState::Exhausted;
             break;
         }
-        if solution_bound(plan, dir)?.is_some_and(|s| s < bound) {
+        if watch.scan()?.is_some_and(|s| s.bound < bound) {
             file.state = PieceState::Covered;
             break;
         }
-        let (wall, cpu) = (Instant::now(), thread_cpu_time());
-        let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
-        let mut end: Option<(Option<usize>, Option<String>, Option<Outcome>)> = None;
-        for (j, m) in moves.iter().enumerate() {
-            let limits = match session.limits() {
-                Ok(l) => l,
-                Err(s) => {
-                    end = Some((None, None, Some(s)));
-                    break;
-                }
-            };
-            let c = subtrees.iterate(m, bound, &limits);
-            session.add(c.generated);
-            generated += c.generated;
-            expanded += c.expanded;
-            next = next.min(c.next_bound);
-            if let Some(s) = c.solution {
-                end = Some((Some(nodes[j]), Some(moves_to_string(&s)), None));
-                break;
-            }
-            if let Some(s) = c.stopped {
-                end = Some((None, None, Some(s)));
-                break;
-            }
-        }
-        let cpu_ms = ms(cpu.zip(thread_cpu_time()).map(|(a, b)| b - a));
-        let wall_ms = wall.elapsed().as_secs_f64() * 1e3;
-        if let Some((node, solution, stopped)) = end {
-            file.state = if solution.is_some() {
-                PieceState::Solved
-            } else {
-                PieceState::Stopped
-            };
-            file.partial = Some(PartialIteration {
-                bound,
-                generated,
-                expanded,
-                node,
-                solution,
-                stopped: stopped.map(|s| s.name().to_string()),
-                cpu_ms,
-                wall_ms,
-            });
-            break;
-        }
-        file.iterations.push(PieceIteration {
+        let run = run_bound(&subtrees, &nodes, &moves, bound, &session, &mut watch)?;
+        let mut partial = PartialIteration {
             bound,
-            generated,
-            expanded,
-            next_bound: next,
-            cpu_ms,
-            wall_ms,
-        });
-        write_json(&path, &file)?;
-        bound = next;
+            generated: run.generated,
+            expanded: run.expanded,
+            node: None,
+            solution: None,
+            stopped: None,
+            cut: None,
+            cpu_ms: run.cpu_ms,
+            wall_ms: run.wall_ms,
+        };
+        file.state = match run.end {
+            BoundEnd::Finished(next) => {
+                file.iterations.push(PieceIteration {
+                    bound,
+                    generated: run.generated,
+                    expanded: run.expanded,
+                    next_bound: next,
+                    cpu_ms: run.cpu_ms,
+                    wall_ms: run.wall_ms,
+                });
+                write_json(&path, &file)?;
+                bound = next;
+                continue;
+            }
+            BoundEnd::Solved(node, solution) => {
+                (partial.node, partial.solution) = (Some(node), Some(solution));
+                PieceState::Solved
+            }
+            BoundEnd::Stopped(s) => {
+                partial.stopped = Some(s.name().to_string());
+                PieceState::Stopped
+            }
+            BoundEnd::Cut(s) => {
+                partial.cut = Some(s);
+                PieceState::Covered
+            }
+        };
+        file.partial = Some(partial);
+        break;
     }
     write_json(&path, &file)?;
+    if let Some(s) = file.solution() {
+        announce(dir, s.bound, k)?;
+    }
     Ok(file)
 }
 
@@ -335,4 +537,63 @@ impl Session {
 
 fn ms(d: Option<Duration>) -> f64 {
     d.map_or(0.0, |d| d.as_secs_f64() * 1e3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Goal};
+    use crate::heuristic::HeuristicKind;
+    use crate::search::Algorithm;
+    use crate::split::plan::{PlanRequest, make_plan};
+
+    #[test]
+    fn a_solution_cuts_larger_bounds_and_later_nodes_of_its_own() {
+        let s = KnownSolution { bound: 30, node: 7 };
+        assert!(s.cuts(32, 0), "a larger bound");
+        assert!(s.cuts(30, 8), "a later node in its bound");
+        assert!(!s.cuts(30, 6), "an earlier node in its bound");
+        assert!(!s.cuts(28, 100), "a smaller bound");
+        let t = KnownSolution { bound: 28, node: 9 };
+        assert_eq!(first(Some(s), Some(t)), Some(t));
+        assert_eq!(first(None, Some(s)), Some(s));
+        assert_eq!(first(Some(s), None), Some(s));
+    }
+
+    /// Between frontier nodes a piece learns of solutions from the markers alone (no piece
+    /// file is read without one).
+    #[test]
+    fn the_watch_sees_announced_solutions_through_their_markers() {
+        let board = Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        let plan = make_plan(&PlanRequest {
+            instance_file: "test".into(),
+            instance_id: "1".into(),
+            scramble_moves: None,
+            board,
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::Idastar,
+            heuristic: HeuristicKind::Manhattan,
+            pieces: 3,
+            frontier: 40,
+            probe_nodes: 10_000,
+        })
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        plan.write(dir).unwrap();
+        let mut watch = Watch::new(&plan, dir);
+        assert_eq!(watch.poll().unwrap(), None);
+        let solved = (1..=plan.pieces)
+            .map(|k| run_piece(&plan, dir, k, &Limits::default()).unwrap())
+            .find_map(|f| f.solution().map(|s| (f.piece, s)));
+        let (k, s) = solved.expect("some piece finds the solution");
+        let marker = marker_dir(dir).join(format!("{}-{k}", s.bound));
+        assert!(marker.exists());
+        assert_eq!(watch.poll().unwrap(), Some(s));
+        // Without the marker a new watch polls nothing; the scan before a bound still finds it.
+        std::fs::remove_file(&marker).unwrap();
+        let mut fresh = Watch::new(&plan, dir);
+        assert_eq!(fresh.poll().unwrap(), None);
+        assert_eq!(fresh.scan().unwrap(), Some(s));
+    }
 }
