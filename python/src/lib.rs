@@ -16,6 +16,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
+mod interrupt;
+
+use interrupt::{POLL, interruptible};
 use npuzzle::board::{Board, Goal};
 use npuzzle::generate::{GenKind, GenSpec};
 use npuzzle::heuristic::HeuristicKind;
@@ -85,7 +88,9 @@ fn solved(json: &SolveJson, board: &Board, message: Option<String>, notes: Vec<S
     }
 }
 
-/// Solves one board given as `bench solve` reads it (a JSON matrix), with its defaults.
+/// Solves one board given as `bench solve` reads it (a JSON matrix), with its defaults. The
+/// search runs on a worker thread, the GIL released; Ctrl-C stops it and is raised
+/// (`interrupt::interruptible`).
 #[pyfunction]
 #[pyo3(signature = (text, algorithm=None, heuristic=None, goal=None, timeout=None, max_nodes=None, max_memory=None))]
 #[allow(clippy::too_many_arguments)]
@@ -99,6 +104,7 @@ fn solve_text(
     max_nodes: Option<u64>,
     max_memory: Option<&str>,
 ) -> PyResult<Solved> {
+    let cancel = Arc::new(AtomicBool::new(false));
     let req = Request {
         file: None,
         goal: parse_goal(goal)?,
@@ -109,13 +115,16 @@ fn solve_text(
         max_memory_bytes: parse_memory(max_memory)?,
         output: Output::Json,
         quiet: false,
+        cancel: Some(cancel.clone()),
     };
     let (board, goal) =
         solve::parse_input(text.as_bytes(), req.goal).map_err(|r| value_error(r.detail))?;
-    let mut notes = Vec::new();
     let start = board.clone();
-    let outcome =
-        py.detach(|| solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string())));
+    let (outcome, notes) = interruptible(py, &cancel, move || {
+        let mut notes = Vec::new();
+        let outcome = solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string()));
+        (outcome, notes)
+    })?;
     match outcome {
         Outcome::Solved(s) => Ok(solved(&s.json(), &start, None, notes)),
         Outcome::Stopped(message, s) => Ok(solved(&s.json(), &start, Some(message), notes)),
@@ -195,6 +204,7 @@ fn solve_with_function(
             max_memory_bytes: None,
             output: Output::Json,
             quiet: true,
+            cancel: None,
         };
         format!(
             "{algorithm}: {}",
@@ -324,7 +334,7 @@ fn write_instances(
 
 /// `bench run` over instance files, rows written to `out` (+ sidecar). The engine runs on its
 /// own thread; this one polls Python's signals (Ctrl-C interrupts the run, finished rows
-/// kept) and calls `progress(done, total)` about ten times a second. Returns
+/// kept) and calls `progress(done, total)` every `interrupt::POLL`. Returns
 /// (exit status, interrupted).
 #[pyfunction]
 #[pyo3(signature = (instances, algorithms, heuristics, out, goal=None, threads=None, timeout=None, max_nodes=None, max_memory=None, repeat=1, warmup=0, seed=None, resume=false, isolate=false, solutions=false, progress=None))]
@@ -398,7 +408,7 @@ fn run(
             let (lock, cvar) = &*ended;
             let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
             let (guard, _) = cvar
-                .wait_timeout_while(guard, Duration::from_millis(100), |d| !*d)
+                .wait_timeout_while(guard, POLL, |d| !*d)
                 .unwrap_or_else(|e| e.into_inner());
             *guard
         });
