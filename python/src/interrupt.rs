@@ -13,14 +13,31 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 /// How often the calling thread looks for signals (and draws `run`'s progress).
 pub const POLL: Duration = Duration::from_millis(50);
+
+/// How long a worker after its job, and a caller after handing one over, poll their channel
+/// before they sleep on it: waking a sleeping thread costs more than a short search (tens of
+/// microseconds on the development machine), so calls in a loop find each other awake.
+const SPIN: Duration = Duration::from_micros(200);
+
+/// `rx.try_recv()` until a message comes or `SPIN` has passed.
+fn spin_recv<T>(rx: &Receiver<T>) -> Option<Result<T, TryRecvError>> {
+    let start = Instant::now();
+    loop {
+        match rx.try_recv() {
+            Err(TryRecvError::Empty) if start.elapsed() < SPIN => std::hint::spin_loop(),
+            Err(TryRecvError::Empty) => return None,
+            other => return Some(other),
+        }
+    }
+}
 
 /// One job for a worker, given the worker's own mailbox to put back among the idle ones.
 struct Job(Task);
@@ -36,8 +53,15 @@ fn spawn_worker() -> PyResult<Sender<Job>> {
     std::thread::Builder::new()
         .name("npuzzle-search".into())
         .spawn(move || {
-            while let Ok(Job(job)) = jobs.recv() {
-                job(&me);
+            loop {
+                let next = match spin_recv(&jobs) {
+                    Some(next) => next.ok(),
+                    None => jobs.recv().ok(),
+                };
+                match next {
+                    Some(Job(job)) => job(&me),
+                    None => return,
+                }
             }
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
@@ -73,7 +97,11 @@ pub fn interruptible<T: Send + 'static>(
     loop {
         // A receiver is not shared between threads: it goes to the GIL-free closure and back.
         let (back, received) = py.detach(move || {
-            let received = result.recv_timeout(POLL);
+            let received = match spin_recv(&result) {
+                Some(Ok(value)) => Ok(value),
+                Some(Err(_)) => Err(RecvTimeoutError::Disconnected),
+                None => result.recv_timeout(POLL),
+            };
             (result, received)
         });
         result = back;
