@@ -44,8 +44,22 @@ struct Job(Task);
 
 type Task = Box<dyn FnOnce(&Sender<Job>) + Send>;
 
-/// The mailboxes of the workers waiting for a job.
-static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+/// The mailboxes of the workers waiting for a job, and the process they belong to: a child
+/// made by `fork` (multiprocessing's default on Linux) has none of its parent's threads, so
+/// it starts its own instead of waiting on mailboxes nobody reads.
+static IDLE: Mutex<(u32, Vec<Sender<Job>>)> = Mutex::new((0, Vec::new()));
+
+/// This process's idle workers (none yet in a child made by `fork`).
+fn idle() -> std::sync::MutexGuard<'static, (u32, Vec<Sender<Job>>)> {
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    let pid = std::process::id();
+    if idle.0 != pid {
+        // The parent's mailboxes are forgotten, not dropped: their receivers were its threads'.
+        std::mem::forget(std::mem::take(&mut idle.1));
+        idle.0 = pid;
+    }
+    idle
+}
 
 fn spawn_worker() -> PyResult<Sender<Job>> {
     let (mailbox, jobs) = mpsc::channel::<Job>();
@@ -79,13 +93,11 @@ pub fn interruptible<T: Send + 'static>(
     let (done, result) = mpsc::sync_channel(1);
     let job = Job(Box::new(move |me: &Sender<Job>| {
         let value = work();
-        IDLE.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(me.clone());
+        idle().1.push(me.clone());
         let _ = done.send(value);
     }));
-    let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
-    let mailbox = match idle {
+    let waiting = idle().1.pop();
+    let mailbox = match waiting {
         Some(m) => m,
         None => spawn_worker()?,
     };

@@ -472,3 +472,31 @@ def test_ctrl_c_stops_run_and_keeps_the_finished_rows(tmp_path):
     assert len(npuzzle.read_results(out)) == 3
     meta = json.loads(Path(str(out) + ".meta.json").read_text())
     assert meta["sessions"][-1]["status"] == "interrupted"
+
+
+# A child made by fork (multiprocessing's default on Linux) after the parent has solved: it has
+# none of the parent's search threads and must make its own.
+CHILD_FORK = """
+import os, time
+board = [[1, 2, 3], [4, 5, 6], [0, 7, 8]]
+assert npuzzle.solve(board).length == 2
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if npuzzle.solve(board).length == 2 else 3)
+for _ in range(600):
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        say("child exit", os.waitstatus_to_exitcode(status))
+        break
+    time.sleep(0.1)
+else:
+    os.kill(pid, signal.SIGKILL)
+    say("child hung")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_solve_in_a_forked_child():
+    child = Child(CHILD_FORK)
+    assert child.next_line() == "child exit 0"
+    child.finish()
