@@ -120,17 +120,64 @@ fn solve_text(
     let (board, goal) =
         solve::parse_input(text.as_bytes(), req.goal).map_err(|r| value_error(r.detail))?;
     let start = board.clone();
-    let (outcome, notes) = interruptible(py, &cancel, move || {
-        let mut notes = Vec::new();
-        let outcome = solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string()));
-        (outcome, notes)
-    })?;
+    let (outcome, notes) = match solve_inline(py, &req, &board, goal) {
+        Some(done) => done,
+        None => interruptible(py, &cancel, move || {
+            let mut notes = Vec::new();
+            let outcome = solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string()));
+            (outcome, notes)
+        })?,
+    };
     match outcome {
         Outcome::Solved(s) => Ok(solved(&s.json(), &start, None, notes)),
         Outcome::Stopped(message, s) => Ok(solved(&s.json(), &start, Some(message), notes)),
         Outcome::Rejected(r) => Err(value_error(r.detail)),
         Outcome::Usage(m) => Err(value_error(m)),
         Outcome::Internal(m) => Err(PyRuntimeError::new_err(m)),
+    }
+}
+
+/// Searches of at most this many generated nodes (a millisecond or so) run on the calling
+/// thread, where they cost no hand-over to a worker thread (tens of microseconds on a busy
+/// machine: most of a short `solve`, whose target is 20 us on a solved 4 x 4 board,
+/// results/python.md). Ctrl-C waits for them, as for any short call into C.
+const INLINE_NODES: u64 = 1 << 14;
+
+/// `req` on the calling thread (GIL released) if it ends within [`INLINE_NODES`]: its outcome
+/// and notes, else `None` and the caller starts it again on a worker thread, which Ctrl-C can
+/// stop; the searches are deterministic, so the second one reports the same nodes. Only for
+/// heuristics without a costly set-up (the probe's would be paid twice) and not for the
+/// default plan of a large board (its node limit would end in the fall-back to approx).
+fn solve_inline(
+    py: Python<'_>,
+    req: &Request,
+    board: &Board,
+    goal: Goal,
+) -> Option<(Outcome, Vec<String>)> {
+    let cheap = matches!(
+        req.heuristic,
+        None | Some(
+            HeuristicKind::None
+                | HeuristicKind::Misplaced
+                | HeuristicKind::Manhattan
+                | HeuristicKind::LinearConflict
+        )
+    );
+    if !cheap || solve::Plan::choose(board, req.algorithm) == solve::Plan::ExactThenApprox {
+        return None;
+    }
+    let within = req.max_nodes.is_some_and(|m| m <= INLINE_NODES);
+    let mut probe = req.clone();
+    probe.max_nodes = Some(req.max_nodes.map_or(INLINE_NODES, |m| m.min(INLINE_NODES)));
+    let mut notes = Vec::new();
+    let outcome = py.detach(|| {
+        solve::run_board(&probe, board.clone(), goal, &mut |n| {
+            notes.push(n.to_string())
+        })
+    });
+    match outcome {
+        Outcome::Stopped(_, s) if !within && s.report.status == Status::NodeLimit => None,
+        outcome => Some((outcome, notes)),
     }
 }
 
