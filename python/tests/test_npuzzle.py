@@ -179,6 +179,15 @@ def test_a_limit_is_a_result_with_the_message_of_bench_solve(bench):
         k: v for k, v in theirs.items() if k not in TIMINGS
     }
     assert strip_time(ours.message) in strip_time(stderr)
+    # A budget beyond the nodes a search first gets on the calling thread (16,384): the rest
+    # runs on the worker thread, with the caller's limit and message.
+    status, theirs, stderr = bench_solve_json(bench, HARDEST_8, "--algo", "bfs", "--max-nodes", "50000")
+    ours = npuzzle.solve(HARDEST_8, algorithm="bfs", max_nodes=50000)
+    assert status == 3 and ours.status == "node-limit" and ours.nodes_generated >= 50000
+    assert {k: v for k, v in ours.to_dict().items() if k not in TIMINGS} == {
+        k: v for k, v in theirs.items() if k not in TIMINGS
+    }
+    assert strip_time(ours.message) in strip_time(stderr)
     with pytest.raises(ValueError, match="no solution"):
         ours.boards()
     # A timeout on a search that cannot finish in it (Korf's instance 1, blind IDA*).
