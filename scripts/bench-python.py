@@ -6,13 +6,15 @@ on the same batch.
 Run it with the package installed (scripts/test-python.sh builds one; or
 `pip install ./python`), from the repository root:
 
-    python scripts/bench-python.py [--bench target/release/bench] [--skip-run]
+    python scripts/bench-python.py [--bench target/release/bench] [--skip-run | --only-run] [--pairs 7]
 
 Prints one Markdown table row per figure.
 """
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,7 +56,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bench", default="target/release/bench")
     ap.add_argument("--skip-run", action="store_true")
+    ap.add_argument("--only-run", action="store_true", help="only the run comparison")
+    ap.add_argument("--pairs", type=int, default=7, help="bench run / npuzzle.run pairs")
     args = ap.parse_args()
+    if args.only_run:
+        return compare_run(Path(args.bench), args.pairs)
 
     solved = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 0]]
     solved_np = np.array(solved, dtype=np.uint8)
@@ -84,7 +90,7 @@ def main():
     )
 
     if not args.skip_run:
-        compare_run(Path(args.bench))
+        compare_run(Path(args.bench), args.pairs)
 
 
 def timed(f):
@@ -93,27 +99,44 @@ def timed(f):
     return time.perf_counter() - t
 
 
-def compare_run(bench):
+def cpu_seconds(who):
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
+def compare_run(bench, pairs):
     """The design card's batch (results/performance.md): 1000 4 x 4 walks of 20 moves, seed 1,
-    astar,idastar,bfs + manhattan, 2 threads; wall time of `bench run` and `npuzzle.run`, in
-    turn, 3 times each."""
+    astar,idastar,bfs + manhattan, 2 threads. `bench run` (a child process, CSV to a pipe
+    thrown away) and `npuzzle.run` (in this process, CSV to a file read back into a DataFrame)
+    in turn, `pairs` times; wall and CPU seconds (user + system, all threads) of each, the
+    ratio taken pair by pair."""
     with tempfile.TemporaryDirectory() as tmp:
         card = Path(tmp) / "card.txt"
         npuzzle.generate(4, 4, moves=20, count=1000, seed=1, out=card)
         cmd = [str(bench), "run", "--instances", str(card), "--algos", "astar,idastar,bfs",
                "--heuristics", "manhattan", "--seed", "1", "--threads", "2", "--quiet", "--out", "-"]
-        cli, py = [], []
-        for i in range(3):
-            cli.append(timed(lambda: subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)))
+        wall, cpu = [], []
+        for i in range(pairs):
+            c0, w0 = cpu_seconds(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+            c1, w1 = cpu_seconds(resource.RUSAGE_CHILDREN), time.perf_counter()
             out = Path(tmp) / f"py{i}.csv"
-            py.append(timed(lambda: npuzzle.run(card, algorithms=["astar", "idastar", "bfs"], heuristics="manhattan",
-                                               seed=1, threads=2, out=out, progress=False)))
-        ratios = sorted(p / c for p, c in zip(py, cli))
-        print(
-            f"| design card via `npuzzle.run` / `bench run`, wall, 3 pairs | "
-            f"{ratios[0]:.3f} / **{ratios[1]:.3f}** / {ratios[2]:.3f} (min / median / max; "
-            f"bench {sorted(cli)[1]:.2f} s, Python {sorted(py)[1]:.2f} s) |"
-        )
+            p0 = cpu_seconds(resource.RUSAGE_SELF)
+            npuzzle.run(card, algorithms=["astar", "idastar", "bfs"], heuristics="manhattan",
+                        seed=1, threads=2, out=out, progress=False)
+            p1, w2 = cpu_seconds(resource.RUSAGE_SELF), time.perf_counter()
+            wall.append((w2 - w1, w1 - w0))
+            cpu.append((p1 - p0, c1 - c0))
+            print(f"pair {i + 1}: wall Python {w2 - w1:.2f} s / bench {w1 - w0:.2f} s, "
+                  f"cpu {p1 - p0:.2f} s / {c1 - c0:.2f} s", file=sys.stderr)
+        for what, xs in (("wall", wall), ("cpu", cpu)):
+            ratios = sorted(p / c for p, c in xs)
+            print(
+                f"| design card via `npuzzle.run` / `bench run`, {what}, {pairs} pairs | "
+                f"{ratios[0]:.3f} / **{statistics.median(ratios):.3f}** / {ratios[-1]:.3f} "
+                f"(min / median / max; medians: Python {statistics.median(p for p, _ in xs):.2f} s, "
+                f"bench {statistics.median(c for _, c in xs):.2f} s) |"
+            )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import os
 import random
 import sys
 import tempfile
+import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
@@ -209,6 +210,8 @@ def solve(
     Raises:
         ValueError: the board is not a board, or cannot reach the goal (the message
             ``bench solve`` gives), or an argument is not one ``bench`` accepts.
+        KeyboardInterrupt: Ctrl-C while it searched (the search runs with the GIL released
+            and stops within about 50 ms; a Python heuristic sees it before its next call).
     """
     text = _board_text(board)
     if callable(heuristic):
@@ -356,16 +359,21 @@ def read_results(path: PathLike, as_frame: Optional[bool] = None):
 
 
 class _Progress:
-    """``done/total jobs`` on stderr, rewritten in place (a terminal or a notebook)."""
+    """``npuzzle.run: done/total jobs (percent), seconds`` on a stream, redrawn in place with a
+    carriage return when it changes: a terminal and a notebook's output cell both show one
+    line that counts up."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
         self.last = None
+        self.start = time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:
         if (done, total) != self.last:
             self.last = (done, total)
-            self.stream.write(f"\rnpuzzle.run: {done}/{total} jobs")
+            share = f" ({100 * done // total}%)" if total else ""
+            spent = time.monotonic() - self.start
+            self.stream.write(f"\rnpuzzle.run: {done}/{total} jobs{share}, {spent:.0f} s")
             self.stream.flush()
 
     def close(self) -> None:
@@ -393,7 +401,7 @@ def run(
     seed: Optional[int] = None,
     resume: bool = False,
     solutions: bool = False,
-    progress: bool = True,
+    progress: Union[bool, Callable[[int, int], Any]] = True,
     as_frame: Optional[bool] = None,
 ):
     """Runs the benchmark harness, as ``bench run`` does: every instance x algorithm x
@@ -414,7 +422,9 @@ def run(
             temporary file, removed after reading.
         resume: continue the run in ``out`` (``bench run --resume``).
         solutions: fill the ``solution`` column.
-        progress: show ``done/total jobs`` on stderr while it runs.
+        progress: ``True``: show ``done/total jobs`` on stderr while it runs, redrawn in place
+            (a terminal or a notebook); ``False``: nothing; a function ``f(done, total)``:
+            called instead (every 50 ms while it runs, e.g. to drive a progress bar).
 
     Returns:
         the rows (a DataFrame, see :func:`read_results`; a list of dicts without pandas or
@@ -425,7 +435,10 @@ def run(
     with tempfile.TemporaryDirectory(prefix="npuzzle-run-") as tmp:
         paths = _instance_paths(instances, out, tmp, goal)
         csv = Path(out) if out is not None else Path(tmp) / "run.csv"
-        reporter = _Progress(sys.stderr) if progress else None
+        if callable(progress):
+            reporter = progress
+        else:
+            reporter = _Progress(sys.stderr) if progress else None
         try:
             status, interrupted = _native.run(
                 paths,
@@ -446,7 +459,7 @@ def run(
                 reporter,
             )
         finally:
-            if reporter is not None:
+            if isinstance(reporter, _Progress):
                 reporter.close()
         rows = read_results(csv, as_frame=as_frame)
     if interrupted:

@@ -16,6 +16,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
+mod interrupt;
+
+use interrupt::{POLL, interruptible};
 use npuzzle::board::{Board, Goal};
 use npuzzle::generate::{GenKind, GenSpec};
 use npuzzle::heuristic::HeuristicKind;
@@ -85,7 +88,9 @@ fn solved(json: &SolveJson, board: &Board, message: Option<String>, notes: Vec<S
     }
 }
 
-/// Solves one board given as `bench solve` reads it (a JSON matrix), with its defaults.
+/// Solves one board given as `bench solve` reads it (a JSON matrix), with its defaults. The
+/// search runs on a worker thread, the GIL released; Ctrl-C stops it and is raised
+/// (`interrupt::interruptible`).
 #[pyfunction]
 #[pyo3(signature = (text, algorithm=None, heuristic=None, goal=None, timeout=None, max_nodes=None, max_memory=None))]
 #[allow(clippy::too_many_arguments)]
@@ -99,6 +104,7 @@ fn solve_text(
     max_nodes: Option<u64>,
     max_memory: Option<&str>,
 ) -> PyResult<Solved> {
+    let cancel = Arc::new(AtomicBool::new(false));
     let req = Request {
         file: None,
         goal: parse_goal(goal)?,
@@ -109,19 +115,69 @@ fn solve_text(
         max_memory_bytes: parse_memory(max_memory)?,
         output: Output::Json,
         quiet: false,
+        cancel: Some(cancel.clone()),
     };
     let (board, goal) =
         solve::parse_input(text.as_bytes(), req.goal).map_err(|r| value_error(r.detail))?;
-    let mut notes = Vec::new();
     let start = board.clone();
-    let reply =
-        py.detach(|| solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string())));
+    let (reply, notes) = match solve_inline(py, &req, &board, goal) {
+        Some(done) => done,
+        None => interruptible(py, &cancel, move || {
+            let mut notes = Vec::new();
+            let reply = solve::run_board(&req, board, goal, &mut |n| notes.push(n.to_string()));
+            (reply, notes)
+        })?,
+    };
     match reply {
         Reply::Solved(s) => Ok(solved(&s.json(), &start, None, notes)),
         Reply::Stopped(message, s) => Ok(solved(&s.json(), &start, Some(message), notes)),
         Reply::Rejected(r) => Err(value_error(r.detail)),
         Reply::Usage(m) => Err(value_error(m)),
         Reply::Internal(m) => Err(PyRuntimeError::new_err(m)),
+    }
+}
+
+/// Searches of at most this many generated nodes (a millisecond or so) run on the calling
+/// thread, where they cost no hand-over to a worker thread (tens of microseconds on a busy
+/// machine: most of a short `solve`, whose target is 20 us on a solved 4 x 4 board,
+/// results/python.md). Ctrl-C waits for them, as for any short call into C.
+const INLINE_NODES: u64 = 1 << 14;
+
+/// `req` on the calling thread (GIL released) if it ends within [`INLINE_NODES`]: its outcome
+/// and notes, else `None` and the caller starts it again on a worker thread, which Ctrl-C can
+/// stop; the searches are deterministic, so the second one reports the same nodes. Only for
+/// heuristics without a costly set-up (the probe's would be paid twice) and not for the
+/// default plan of a large board (its node limit would end in the fall-back to approx).
+fn solve_inline(
+    py: Python<'_>,
+    req: &Request,
+    board: &Board,
+    goal: Goal,
+) -> Option<(Reply, Vec<String>)> {
+    let cheap = matches!(
+        req.heuristic,
+        None | Some(
+            HeuristicKind::None
+                | HeuristicKind::Misplaced
+                | HeuristicKind::Manhattan
+                | HeuristicKind::LinearConflict
+        )
+    );
+    if !cheap || solve::Plan::choose(board, req.algorithm) == solve::Plan::ExactThenApprox {
+        return None;
+    }
+    let within = req.max_nodes.is_some_and(|m| m <= INLINE_NODES);
+    let mut probe = req.clone();
+    probe.max_nodes = Some(req.max_nodes.map_or(INLINE_NODES, |m| m.min(INLINE_NODES)));
+    let mut notes = Vec::new();
+    let reply = py.detach(|| {
+        solve::run_board(&probe, board.clone(), goal, &mut |n| {
+            notes.push(n.to_string())
+        })
+    });
+    match reply {
+        Reply::Stopped(_, s) if !within && s.report.status == Outcome::NodeLimit => None,
+        reply => Some((reply, notes)),
     }
 }
 
@@ -195,6 +251,7 @@ fn solve_with_function(
             max_memory_bytes: None,
             output: Output::Json,
             quiet: true,
+            cancel: None,
         };
         format!(
             "{algorithm}: {}",
@@ -324,7 +381,7 @@ fn write_instances(
 
 /// `bench run` over instance files, rows written to `out` (+ sidecar). The engine runs on its
 /// own thread; this one polls Python's signals (Ctrl-C interrupts the run, finished rows
-/// kept) and calls `progress(done, total)` about ten times a second. Returns
+/// kept) and calls `progress(done, total)` every `interrupt::POLL`. Returns
 /// (exit status, interrupted).
 #[pyfunction]
 #[pyo3(signature = (instances, algorithms, heuristics, out, goal=None, threads=None, timeout=None, max_nodes=None, max_memory=None, repeat=1, warmup=0, seed=None, resume=false, isolate=false, solutions=false, progress=None))]
@@ -398,7 +455,7 @@ fn run(
             let (lock, cvar) = &*ended;
             let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
             let (guard, _) = cvar
-                .wait_timeout_while(guard, Duration::from_millis(100), |d| !*d)
+                .wait_timeout_while(guard, POLL, |d| !*d)
                 .unwrap_or_else(|e| e.into_inner());
             *guard
         });

@@ -82,6 +82,7 @@ impl SolveArgs {
                 },
             },
             quiet: self.quiet.quiet,
+            cancel: None,
         }
     }
 }

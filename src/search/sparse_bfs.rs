@@ -28,7 +28,7 @@ use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt};
 
 use super::bfs::solved_at_root;
-use super::{Budget, Limits, RawOutcome, SearchStats, Outcome, moves_between_blanks};
+use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, moves_between_blanks};
 
 /// The low bits of an index entry: the state's pair count.
 const LEN_BITS: u32 = 16;

@@ -20,6 +20,8 @@ pub mod output;
 use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -97,6 +99,10 @@ pub struct Request {
     pub output: Output,
     /// No notes on stderr (which algorithm answered, a fallback); errors still go there.
     pub quiet: bool,
+    /// Raised from another thread to stop the search (the Python package does on Ctrl-C): it
+    /// ends as [`Reply::Stopped`] with [`Outcome::Cancelled`], without the fallback to
+    /// approx. `bench solve` leaves it `None` (SIGINT ends the process).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// A solved board.
@@ -278,6 +284,7 @@ pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&
         timeout: req.timeout,
         max_nodes: req.max_nodes,
         max_memory_bytes: req.max_memory_bytes,
+        cancel: req.cancel.clone(),
         ..Limits::default()
     };
     if req.algorithm.is_none() && plan == Plan::Only(Algorithm::Approx) {
@@ -298,7 +305,9 @@ pub fn run_board(req: &Request, board: Board, goal: Goal, note: &mut dyn FnMut(&
         Ok(report) => report,
         Err(reply) => return reply,
     };
-    if plan == Plan::ExactThenApprox && report.status != Outcome::Solved {
+    if plan == Plan::ExactThenApprox
+        && !matches!(report.status, Outcome::Solved | Outcome::Cancelled)
+    {
         note(&format!(
             "{algorithm} + {heuristic}: {}; answering with approx instead",
             limit_message(report.status, req, &report, true)
@@ -462,5 +471,35 @@ mod tests {
             s,
             "{\"message\":\"Некорректный формат входных данных\",\"detail\":\"empty input\"}"
         );
+    }
+
+    /// A raised cancel flag stops the search with `cancelled`, and the default plan for a
+    /// large board does not then fall back to approx (the caller asked to stop, not for an
+    /// answer).
+    #[test]
+    fn a_raised_cancel_flag_stops_without_the_approx_fallback() {
+        use crate::generate::{GenKind, GenSpec};
+        let spec = GenSpec::new(5, 5, Goal::BlankLast, GenKind::RandomWalk { moves: 200 }, 1);
+        let board = spec.unwrap().board(1);
+        let req = Request {
+            file: None,
+            goal: None,
+            algorithm: None,
+            heuristic: None,
+            timeout: None,
+            max_nodes: None,
+            max_memory_bytes: None,
+            output: Output::Json,
+            quiet: true,
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+        };
+        match run_board(&req, board, Goal::BlankLast, &mut |_| {}) {
+            Reply::Stopped(message, s) => {
+                assert_eq!(s.report.status, Outcome::Cancelled);
+                assert_eq!(s.algorithm, DEFAULT_EXACT);
+                assert!(message.contains("cancelled"), "{message}");
+            }
+            _ => panic!("expected a stopped search"),
+        }
     }
 }
