@@ -372,7 +372,7 @@ fn pieces_stop_at_the_solutions_frontier_node_in_its_bound() {
             }
         }
         let c = combine(dir.path()).unwrap();
-        assert_eq!(c.status, Some(Status::Solved), "{what}");
+        assert_eq!(c.status, Some(Outcome::Solved), "{what}");
         assert_eq!(
             c.moves.as_ref(),
             Some(&solution),
