@@ -8,6 +8,7 @@ mod bfs_layers;
 mod census;
 mod cli_pdb;
 mod cli_vocabulary;
+mod cluster_plan;
 mod common;
 mod docs;
 mod duplicates;
