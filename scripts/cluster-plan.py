@@ -6,6 +6,7 @@ get on K cores, and the wall time the whole set takes.
     scripts/cluster-plan.py PREDICT_CSV --rate NODES_PER_CPU_SECOND [--tree fsm]
         [--last-fraction 0.5] [--overhead 1.1] [--imbalance 1.5] [--cores 100,1000]
         [--measured TSV] [--frontier-per-piece 20]
+        [--commands K --instances FILE --out-root DIR --solve-args "ARGS"]
 
 PREDICT_CSV: `bench predict --instances FILE --method ss --out PREDICT_CSV` on an instance file
 with an `optimal` column (the bound IDA* ends at). Per instance the estimate is the sum of its
@@ -18,11 +19,18 @@ pieces' summed CPU / one process's CPU; --imbalance: slowest piece / mean piece 
 by scripts/split-scaling.sh). --measured: a TSV with columns id, generated (instances that ran
 to their end) put beside the estimates.
 
-Schedule: every instance starts at once with at least one piece; each further core goes to the
-instance that would end last. An instance with p pieces ends after CPU x overhead x imbalance / p
-(one piece: its CPU alone). The set's wall time is the longest of these. Printed as Markdown.
+Schedule: an instance run as p pieces at once takes CPU x overhead x imbalance / p (one piece:
+its CPU alone). The script tries every instance at once (each further core to the instance that
+would end last) and, for a range of targets, splitting only the instances longer than the
+target while the rest queue for one core each, longest first; it prints the plan that ends
+first: per instance its pieces, start and end, and the set's wall time. Printed as Markdown.
+
+--commands K: instead of the table, print the `scripts/slurm-solve.sh` command of every instance
+for the plan on K cores (its pieces, a frontier of --frontier-per-piece nodes per piece, at
+least 4000, its own OUTDIR under --out-root, --no-wait), with --solve-args appended (the
+algorithm, heuristic, goal and pattern-database flags, spelled as for `bench run`).
 """
-import argparse, csv, heapq, statistics, sys
+import argparse, csv, heapq, math, statistics, sys
 
 
 def estimates(path, tree, last_fraction):
@@ -45,12 +53,10 @@ def piece_wall(cpu, pieces, overhead, imbalance):
     return cpu if pieces == 1 else cpu * overhead * imbalance / pieces
 
 
-def allocate(cpu, cores, overhead, imbalance):
-    """Pieces per instance that make the longest instance as short as they can: one each, then
-    every further core to the instance that would end last (each piece shortens an instance,
-    so giving the next one to the current longest is optimal for the longest)."""
-    if cores < len(cpu):
-        sys.exit(f'--cores {cores}: fewer cores than instances ({len(cpu)}); give at least one each')
+def all_at_once(cpu, cores, overhead, imbalance):
+    """Pieces per instance when every instance starts at once: one each, then every further
+    core to the instance that would end last (each piece shortens an instance, so giving the
+    next one to the current longest is optimal for the longest)."""
     pieces = {i: 1 for i in cpu}
     heap = [(-c, i) for i, c in cpu.items()]
     heapq.heapify(heap)
@@ -59,6 +65,67 @@ def allocate(cpu, cores, overhead, imbalance):
         pieces[i] += 1
         heapq.heappush(heap, (-piece_wall(cpu[i], pieces[i], overhead, imbalance), i))
     return pieces
+
+
+def splits_then_queue(cpu, cores, overhead, imbalance, target):
+    """Pieces per instance when only instances longer than `target` are split (into pieces
+    that each end by `target`); None when those splits alone need more than `cores`."""
+    pieces = {}
+    for i, c in cpu.items():
+        pieces[i] = 1 if c <= target else max(2, math.ceil(c * overhead * imbalance / target))
+    split = sum(p for p in pieces.values() if p > 1)
+    return pieces if split <= cores else None
+
+
+def schedule(cpu, pieces, cores, overhead, imbalance):
+    """Start times: split instances (their pieces must run at once) at time 0, heaviest first
+    while cores are free; then every other instance, longest first, on the core free first
+    (what Slurm's queue does with jobs submitted in that order). Returns {id: (start, end)}."""
+    free = [0.0] * cores  # heap of the times the cores come free
+    times = {}
+    order = sorted(cpu, key=lambda i: (pieces[i] == 1, -cpu[i]))
+    for i in order:
+        p, d = pieces[i], piece_wall(cpu[i], pieces[i], overhead, imbalance)
+        taken = [heapq.heappop(free) for _ in range(p)]
+        start = max(taken)
+        times[i] = (start, start + d)
+        for _ in taken:
+            heapq.heappush(free, start + d)
+    return times
+
+
+def plan(cpu, cores, overhead, imbalance):
+    """The best of: every instance at once, and (for a range of targets) splitting only the
+    instances longer than the target and queueing the rest. Returns (pieces, times)."""
+    if cores < len(cpu):
+        sys.exit(f'--cores {cores}: fewer cores than instances ({len(cpu)}); give at least one each')
+    candidates = [all_at_once(cpu, cores, overhead, imbalance)]
+    low, high = sum(cpu.values()) / cores, max(cpu.values())
+    for k in range(201):
+        target = low * (high / low) ** (k / 200) if high > low else high
+        p = splits_then_queue(cpu, cores, overhead, imbalance, target)
+        if p:
+            candidates.append(p)
+    best = None
+    for p in candidates:
+        t = schedule(cpu, p, cores, overhead, imbalance)
+        span = max(e for _, e in t.values())
+        if best is None or span < best[0]:
+            best = (span, p, t)
+    return best[1], best[2]
+
+
+def frontier(pieces, per_piece):
+    return max(4000, per_piece * pieces)
+
+
+def commands(cpu, pieces, a):
+    """One scripts/slurm-solve.sh line per instance in the order of `schedule`: the split ones
+    first (their pieces must start together), then the rest, longest first."""
+    for i in sorted(cpu, key=lambda i: (pieces[i] == 1, -cpu[i])):
+        line = (f'scripts/slurm-solve.sh --instances {a.instances} --id {i} --pieces {pieces[i]} '
+                f'--frontier {frontier(pieces[i], a.frontier_per_piece)} --out {a.out_root}/{i} --no-wait')
+        print(f'{line} {a.solve_args}'.rstrip())
 
 
 def hours(seconds):
@@ -76,7 +143,13 @@ def main():
     ap.add_argument('--cores', default='100,1000')
     ap.add_argument('--measured')
     ap.add_argument('--frontier-per-piece', type=int, default=20)
+    ap.add_argument('--commands', type=int, metavar='K')
+    ap.add_argument('--instances')
+    ap.add_argument('--out-root', default='runs')
+    ap.add_argument('--solve-args', default='')
     a = ap.parse_args()
+    if a.commands is not None and not a.instances:
+        sys.exit('--commands needs --instances FILE (the instance file the estimates were made from)')
     if a.rate <= 0:
         sys.exit('--rate must be positive (generated nodes per CPU second)')
     est = estimates(a.predict_csv, a.tree, a.last_fraction)
@@ -87,14 +160,18 @@ def main():
         measured = {r['id']: float(r['generated']) for r in csv.DictReader(open(a.measured), delimiter='\t')}
     cores = [int(c) for c in a.cores.split(',')]
     cpu = {i: g / a.rate for i, (_, g) in est.items()}
-    plans = {k: allocate(cpu, k, a.overhead, a.imbalance) for k in cores}
+    if a.commands is not None:
+        pieces, _ = plan(cpu, a.commands, a.overhead, a.imbalance)
+        commands(cpu, pieces, a)
+        return
+    plans = {k: plan(cpu, k, a.overhead, a.imbalance) for k in cores}
 
     head = ['id', 'optimal', 'predicted generated', 'measured', 'predicted / measured', 'CPU h (1 core)']
-    head += [f'pieces on {k}' for k in cores] + [f'wall h on {k}' for k in cores]
+    for k in cores:
+        head += [f'pieces on {k}', f'start h on {k}', f'end h on {k}']
     print('| ' + ' | '.join(head) + ' |')
     print('|' + '---:|' * len(head))
     ratios = []
-    walls = {k: {} for k in cores}
     for i in sorted(est, key=lambda i: int(i)):
         bound, g = est[i]
         m = measured.get(i)
@@ -104,10 +181,8 @@ def main():
             ratio = f'{g / m:.2f}'
         cells = [i, str(bound), f'{g:.3g}', f'{m:.3g}' if m else '', ratio, f'{hours(cpu[i]):.3f}']
         for k in cores:
-            p = plans[k][i]
-            walls[k][i] = piece_wall(cpu[i], p, a.overhead, a.imbalance)
-        cells += [str(plans[k][i]) for k in cores]
-        cells += [f'{hours(walls[k][i]):.3f}' for k in cores]
+            pieces, times = plans[k]
+            cells += [str(pieces[i]), f'{hours(times[i][0]):.3f}', f'{hours(times[i][1]):.3f}']
         print('| ' + ' | '.join(cells) + ' |')
     total = sum(cpu.values())
     print()
@@ -119,13 +194,15 @@ def main():
         print(f'Predicted / measured on the {len(ratios)} instances measured: median {statistics.median(ratios):.2f}, '
               f'quartiles {q[0]:.2f} .. {q[2]:.2f}, range {min(ratios):.2f} .. {max(ratios):.2f}.')
     for k in cores:
-        longest = max(walls[k], key=walls[k].get)
-        pmax = max(plans[k].values())
-        print(f'On {k} cores: every instance at once, cores given to the instance that would end last: '
-              f'{hours(walls[k][longest]) * 60:.0f} min wall (longest: #{longest}, {plans[k][longest]} pieces); '
-              f'ideal (CPU x overhead / cores) {hours(total * a.overhead / k) * 60:.0f} min; '
-              f'largest split {pmax} pieces: plan it with --frontier {max(4000, a.frontier_per_piece * pmax)}.')
-
+        pieces, times = plans[k]
+        last = max(times, key=lambda i: times[i][1])
+        split = [i for i in pieces if pieces[i] > 1]
+        pmax = max(pieces.values())
+        print(f'On {k} cores: {hours(times[last][1]) * 60:.0f} min wall (last to end: #{last}); '
+              f'{len(split)} instances split ({sum(pieces[i] for i in split)} pieces, at most {pmax}: '
+              f'plan that one with --frontier {frontier(pmax, a.frontier_per_piece)}), the other '
+              f'{len(pieces) - len(split)} queued one core each; '
+              f'bound: CPU x overhead / cores = {hours(total * a.overhead / k) * 60:.0f} min.')
 
 if __name__ == '__main__':
     main()

@@ -42,7 +42,12 @@ fn table(stdout: &str) -> Vec<Vec<String>> {
     stdout
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| id"))
-        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
         .collect()
 }
 
@@ -55,24 +60,45 @@ fn wall(cpu: f64, pieces: u32) -> f64 {
 }
 
 #[test]
-fn estimates_and_the_best_spread_of_cores() {
+fn estimates_and_a_feasible_schedule_no_worse_than_the_best_spread() {
     let dir = tempfile::tempdir().unwrap();
     let csv = predict_csv(dir.path());
     let out = plan(&csv, "9");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows = table(&String::from_utf8_lossy(&out.stdout));
     // Estimates by hand: 100 + 1000 / 2, 50 + 3000 / 2, 10 / 2.
     let cpu = [600.0, 1550.0, 5.0];
     assert_eq!(rows.len(), 3);
     for (row, want) in rows.iter().zip(cpu) {
         let got: f64 = row[2].parse().unwrap();
-        assert!((got - want).abs() < 1e-6 * want, "estimate {got} != {want}: {row:?}");
+        assert!(
+            (got - want).abs() < 1e-6 * want,
+            "estimate {got} != {want}: {row:?}"
+        );
     }
-    // Columns: id, optimal, predicted, measured, ratio, CPU h, pieces on 9, wall h on 9.
-    let pieces: Vec<u32> = rows.iter().map(|r| r[6].parse().unwrap()).collect();
-    assert_eq!(pieces.iter().sum::<u32>(), 9, "every core used: {pieces:?}");
-    let longest = (0..3).map(|i| wall(cpu[i], pieces[i])).fold(0.0, f64::max);
-    // Every spread of 9 cores, at least one each.
+    // Columns: id, optimal, predicted, measured, ratio, CPU h, pieces, start h, end h on 9.
+    let cell = |r: &Vec<String>, k: usize| -> f64 { r[k].parse().unwrap() };
+    let mut events = Vec::new();
+    let mut span: f64 = 0.0;
+    for (row, c) in rows.iter().zip(cpu) {
+        let (pieces, start, end) = (cell(row, 6) as u32, cell(row, 7), cell(row, 8));
+        assert!((end - start - wall(c, pieces)).abs() < 1e-3, "{row:?}");
+        events.push((start, i64::from(pieces)));
+        events.push((end, -i64::from(pieces)));
+        span = span.max(end);
+    }
+    // Never more than the 9 cores at once (ends before starts at the same time).
+    events.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let mut busy = 0;
+    for (_, d) in events {
+        busy += d;
+        assert!(busy <= 9, "more than 9 cores busy");
+    }
+    // No later than the best plan that starts everything at once, found by trying every spread.
     let mut best = f64::INFINITY;
     for a in 1..=7u32 {
         for b in 1..=(8 - a) {
@@ -80,7 +106,10 @@ fn estimates_and_the_best_spread_of_cores() {
             best = best.min(wall(cpu[0], a).max(wall(cpu[1], b)).max(wall(cpu[2], c)));
         }
     }
-    assert!((longest - best).abs() < 1e-9 * best, "{pieces:?}: {longest} against the best {best}");
+    assert!(
+        span <= best + 1e-3,
+        "ends at {span}, the best all-at-once spread at {best}"
+    );
 }
 
 #[test]
@@ -90,4 +119,44 @@ fn fewer_cores_than_instances_is_refused() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--cores 2") && err.contains("3"), "{err}");
+}
+
+#[test]
+fn commands_follow_the_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = predict_csv(dir.path());
+    let table_out = plan(&csv, "9");
+    let rows = table(&String::from_utf8_lossy(&table_out.stdout));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/cluster-plan.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(&csv)
+        .args(["--rate", &(1.0f64 / 3600.0).to_string()])
+        .args(["--overhead", "1.1", "--imbalance", "1.5"])
+        .args([
+            "--commands",
+            "9",
+            "--instances",
+            "k.tsv",
+            "--out-root",
+            "runs",
+        ])
+        .args(["--solve-args", "--algos idastar-fsm"])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 3, "{text}");
+    for row in &rows {
+        let want = format!(
+            "scripts/slurm-solve.sh --instances k.tsv --id {} --pieces {} --frontier 4000 \
+             --out runs/{} --no-wait --algos idastar-fsm",
+            row[0], row[6], row[0]
+        );
+        assert!(text.lines().any(|l| l == want), "{want} not in\n{text}");
+    }
 }
