@@ -15,8 +15,9 @@
 # default: cores), ONE_PROCESS=1 (instead: all pieces at once as threads of one
 # `bench split piece --piece 1-P` process, sharing one copy of the pattern databases),
 # PDB_DIR (--pdb-dir for every command), PLAN_ARGS (more `bench split plan` options, e.g.
-# "--frontier 16000"), WORK (default target/split-scaling). The last column is the 1-minute
-# load average when the pieces ended.
+# "--frontier 16000"), WORK (default target/split-scaling). Beside the CPU figures: the
+# 1-minute load average when the pieces ended, and the combined row's generated nodes over the
+# single process's (exact, unlike CPU on a shared machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
@@ -37,8 +38,8 @@ col() { # col CSV NAME: the column NAME of the first data row
 
 at_once="JOBS=$JOBS"
 [ -z "$ONE_PROCESS" ] || at_once="all at once, one process"
-echo "| instance | algorithm/heuristic | moves | single CPU s | pieces | pieces' CPU s | overhead (pieces/single) | plan CPU s | imbalance (slowest/mean) | wall s ($at_once) | load |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| instance | algorithm/heuristic | moves | single CPU s | pieces | pieces' CPU s | overhead (pieces/single) | plan CPU s | imbalance (slowest/mean) | wall s ($at_once) | load | nodes (pieces/single) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for id in $ids; do
     # The single-process search of the same board (read from a plan): its thread's CPU minus
     # the heuristic's set-up (set-up wall time, at least its CPU on that thread: if anything,
@@ -55,6 +56,7 @@ import csv
 r = next(csv.DictReader(open('$d0/single.csv')))
 print('%.3f' % ((float(r['cpu_ms']) - float(r['setup_ms'])) / 1000))")
     moves=$(col "$d0/single.csv" moves)
+    nodes=$(col "$d0/single.csv" nodes_generated)
     for p in $counts; do
         d=$WORK/split-$id-$p
         rm -rf "$d"
@@ -72,9 +74,10 @@ print('%.3f' % ((float(r['cpu_ms']) - float(r['setup_ms'])) / 1000))")
         read -r sum max mean < <(awk -F, 'NR > 1 { s += $4; n++; if ($4 > m) m = $4 } END { printf "%.3f %.3f %.3f\n", s / 1000, m / 1000, s / n / 1000 }' "$d/pieces.csv")
         plan_cpu=$(python3 -c "import json; print('%.3f' % (json.load(open('$d/plan.json'))['plan_cpu_us'] / 1e6))")
         smoves=$(col "$d/result.csv" moves)
+        snodes=$(col "$d/result.csv" nodes_generated)
         [ "$smoves" = "$moves" ] || echo "split-scaling: instance $id, $p pieces: $smoves moves, single-process $moves" >&2
-        printf '| %s #%s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s |\n' "$(basename "$file")" "$id" "$algo" "$heuristic" \
+        printf '| %s #%s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s | %s |\n' "$(basename "$file")" "$id" "$algo" "$heuristic" \
             "$smoves" "$cpu" "$p" "$sum" "$(echo "scale=3; $sum / $cpu" | bc)" "$plan_cpu" \
-            "$(echo "scale=2; $max / $mean" | bc)" "$wall" "$load"
+            "$(echo "scale=2; $max / $mean" | bc)" "$wall" "$load" "$(echo "scale=3; $snodes / $nodes" | bc)"
     done
 done
