@@ -41,8 +41,9 @@ const MAX_DEPTH: usize = 40;
 /// quarter of the mean above it, as far as the weights predict).
 pub const MAX_NODE_SHARE: (u64, u64) = (1, 4);
 
-/// The frontier is not deepened past this many nodes (the plan holds every one).
-const MAX_FRONTIER: usize = 1 << 20;
+/// The frontier is not deepened past this many nodes: the plan holds every one (about 100
+/// bytes each; every piece reads the plan), and the probe replays each one's path per bound.
+const MAX_FRONTIER: usize = 1 << 18;
 
 /// What to plan.
 #[derive(Debug, Clone)]
@@ -329,13 +330,11 @@ fn balanced_frontier(
     pieces: u32,
     budget: u64,
 ) -> (usize, Expansion, Option<u32>, Vec<u64>) {
-    let first = subtrees.initial_bound();
     let (mut depth, mut e) = frontier(subtrees, target);
-    let (mut bound, mut weights) = probe(subtrees, &e, first, budget);
-    while bound.is_some()
+    let (mut bound, mut weights) = probe(subtrees, &e, subtrees.initial_bound(), budget);
+    while let Some(b) = bound
         && too_coarse(&weights, pieces)
         && depth < MAX_DEPTH
-        && e.frontier.len() < MAX_FRONTIER
         && !e.frontier.iter().any(|n| n.goal)
     {
         let deeper = subtrees.expand(depth + 1);
@@ -344,7 +343,10 @@ fn balanced_frontier(
         }
         depth += 1;
         e = deeper;
-        (bound, weights) = probe(subtrees, &e, first, budget);
+        // The bounds are the tree's, whatever the frontier: the deeper probe starts at the
+        // bound the last one completed, which costs at most the nodes it cost there (the
+        // new level is above the frontier now), so it completes within the budget again.
+        (bound, weights) = probe(subtrees, &e, b, budget);
     }
     (depth, e, bound, weights)
 }
