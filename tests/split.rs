@@ -244,7 +244,9 @@ fn a_frontier_deepened_for_many_pieces_still_counts_exactly() {
     );
     req.frontier = 100;
     let blank = inst.board.tiles().iter().position(|&t| t == 0).unwrap();
-    let first = (0..).find(|&d| tree_nodes_4x4(blank, None, d) >= 100).unwrap();
+    let first = (0..)
+        .find(|&d| tree_nodes_4x4(blank, None, d) >= 100)
+        .unwrap();
     let plan = make_plan(&req).unwrap();
     assert!(
         plan.depth as usize > first,
@@ -277,7 +279,10 @@ fn a_frontier_deepened_for_many_pieces_still_counts_exactly() {
     )
     .unwrap();
     let per: u64 = single.per_iteration.iter().map(|i| i.generated).sum();
-    assert_eq!(per - (single.per_iteration.len() as u64 - 1), inst.generated);
+    assert_eq!(
+        per - (single.per_iteration.len() as u64 - 1),
+        inst.generated
+    );
     let what = format!("Korf #{} in 24 pieces", inst.id);
     assert_accounting(&c, &single.per_iteration, &what);
     assert_eq!(c.moves.as_ref(), single.moves.as_ref(), "{what}");

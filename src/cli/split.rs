@@ -232,8 +232,8 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
         ..Limits::default()
     };
     let one = |k: u32| -> anyhow::Result<()> {
-        let file = run_piece(&plan, &a.dir.out, k, &limits)
-            .with_context(|| format!("piece {k}"))?;
+        let file =
+            run_piece(&plan, &a.dir.out, k, &limits).with_context(|| format!("piece {k}"))?;
         if !a.quiet.quiet {
             crate::infra::output::note(format_args!(
                 "piece {k} of {}: {:?} after {} finished bound(s)\n",
