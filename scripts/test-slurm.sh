@@ -20,9 +20,17 @@
 #     same answer.
 # Called by .ci/run after the cargo tests; takes about 100 s (the time-limit case waits for
 # Slurm's one-minute granularity). Stops the cluster again if it started it.
-# Environment: BENCH (default: target/test-opt/bench, built if needed), KEEP=1 keeps
+# Environment: BENCH (default: target/test-opt/bench, built if needed; a relative path is
+# taken from the directory the script is started in, a bare name from PATH), KEEP=1 keeps
 # target/slurm-test/ and the cluster for inspection.
 set -euo pipefail
+# The jobs run from the test directory, so BENCH is made absolute before any cd.
+case ${BENCH:-} in
+    "" | /*) ;;
+    */*) BENCH=$PWD/$BENCH ;;
+    *) BENCH=$(command -v "$BENCH") || { echo "test-slurm: BENCH: no such command" >&2; exit 1; } ;;
+esac
+[ -z "${BENCH:-}" ] || [ -x "$BENCH" ] || { echo "test-slurm: BENCH=$BENCH is not an executable" >&2; exit 1; }
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 W=$ROOT/target/slurm-test

@@ -203,6 +203,91 @@ fn duplicate_pruning_and_linear_conflict_split_exactly_too() {
     }
 }
 
+/// The nodes of IDA*'s tree (the move back pruned) `depth` moves from a 4 x 4 board with the
+/// blank on `blank`, counted here by walking the grid (independent of the planner's walk).
+fn tree_nodes_4x4(blank: usize, parent: Option<usize>, depth: usize) -> usize {
+    if depth == 0 {
+        return 1;
+    }
+    let (r, c) = (blank / 4, blank % 4);
+    let mut next = Vec::new();
+    if r > 0 {
+        next.push(blank - 4);
+    }
+    if r < 3 {
+        next.push(blank + 4);
+    }
+    if c > 0 {
+        next.push(blank - 1);
+    }
+    if c < 3 {
+        next.push(blank + 1);
+    }
+    next.into_iter()
+        .filter(|&n| Some(n) != parent)
+        .map(|n| tree_nodes_4x4(n, Some(blank), depth - 1))
+        .sum()
+}
+
+/// Many pieces over a small frontier: the planner deepens the frontier past the first level
+/// large enough (one node would outweigh a quarter piece) and gives the nodes out in frontier
+/// order; the counts stay exact against the single process (tied to Korf's totals).
+#[test]
+fn a_frontier_deepened_for_many_pieces_still_counts_exactly() {
+    let inst = korf(1_400_000).into_iter().last().unwrap();
+    let mut req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        24,
+    );
+    req.frontier = 100;
+    let blank = inst.board.tiles().iter().position(|&t| t == 0).unwrap();
+    let first = (0..)
+        .find(|&d| tree_nodes_4x4(blank, None, d) >= 100)
+        .unwrap();
+    let plan = make_plan(&req).unwrap();
+    assert!(
+        plan.depth as usize > first,
+        "depth {} (first level of 100 nodes: {first})",
+        plan.depth
+    );
+    assert_eq!(
+        plan.frontier.len(),
+        tree_nodes_4x4(blank, None, plan.depth as usize)
+    );
+    // Heaviest node within a quarter of a piece's mean weight.
+    let total: u64 = plan.frontier.iter().map(|n| n.weight).sum();
+    let heaviest = plan.frontier.iter().map(|n| n.weight).max().unwrap();
+    assert!(heaviest * 4 * 24 <= total, "{heaviest} of {total}");
+    // In frontier order every node goes to a lightest piece so far.
+    let mut load = [0u64; 24];
+    for n in &plan.frontier {
+        let k = n.piece as usize - 1;
+        assert_eq!(load[k], *load.iter().min().unwrap());
+        load[k] += n.weight;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let c = split_run(dir.path(), &req);
+    let single = solve(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        &HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap();
+    let per: u64 = single.per_iteration.iter().map(|i| i.generated).sum();
+    assert_eq!(
+        per - (single.per_iteration.len() as u64 - 1),
+        inst.generated
+    );
+    let what = format!("Korf #{} in 24 pieces", inst.id);
+    assert_accounting(&c, &single.per_iteration, &what);
+    assert_eq!(c.moves.as_ref(), single.moves.as_ref(), "{what}");
+}
+
 /// A 24-puzzle with additive pattern databases (groups of four tiles, built in memory).
 #[test]
 fn a_24_puzzle_with_pattern_databases_splits_exactly() {
@@ -576,4 +661,69 @@ fn changed_plans_and_foreign_piece_files_are_refused() {
     std::fs::write(&path, text.replacen("\"piece\": 1", "\"piece\": 2", 1)).unwrap();
     let e = combine(a.path()).unwrap_err().to_string();
     assert!(e.contains("plan.json") && e.contains("checksum"), "{e}");
+}
+
+/// `--piece 1-8`: the eight pieces as threads of one process give the single process's counts
+/// for every finished bound and its solution; a list past the plan's pieces is refused.
+#[test]
+fn a_piece_list_runs_the_pieces_in_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let data = common::data_dir().join("korf100.tsv");
+    let (data, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let o = bench(&[
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "79",
+        "--pieces",
+        "8",
+        "--out",
+        out_s,
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bench(&["split", "piece", "--out", out_s, "--piece", "7-9"]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--piece 9: the plan has pieces 1 to 8"),
+        "{o:?}"
+    );
+    assert!(!out.join("piece-7.json").exists(), "nothing ran");
+    let o = bench(&["split", "piece", "--out", out_s, "--piece", "1-8", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bench(&["split", "combine", "--out", out_s, "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let board = Board::new(
+        4,
+        4,
+        vec![0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15],
+    )
+    .unwrap();
+    let single = solve(
+        &board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        &HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(out.join("iterations.csv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), single.per_iteration.len() + 1);
+    for (line, s) in lines[1..].iter().zip(&single.per_iteration) {
+        if s.complete {
+            let want = format!("{},{},{},8,8", s.bound, s.generated, s.expanded);
+            assert_eq!(line, &want);
+        }
+    }
+    let file = npuzzle::results::read::read(&out.join("result.csv")).unwrap();
+    let row = &file.rows[0].1;
+    let want = npuzzle::board::moves_to_string(single.moves.as_ref().unwrap());
+    assert_eq!(row.solution.as_deref(), Some(want.as_str()));
 }

@@ -76,9 +76,11 @@ pub struct PlanArgs {
 /// Arguments of `bench split piece`.
 #[derive(Debug, Args)]
 pub struct PieceArgs {
-    /// The piece to run, 1 to the plan's --pieces [default: $SLURM_ARRAY_TASK_ID].
-    #[arg(long, value_name = "K")]
-    pub piece: Option<u32>,
+    /// The piece to run, 1 to the plan's --pieces [default: $SLURM_ARRAY_TASK_ID]. A list
+    /// (`1-8`, `1,3,5-7`) runs those pieces at once, one thread each, in this process: they
+    /// share one copy of the heuristic's tables (pattern databases) instead of one per process.
+    #[arg(long, value_name = "K", value_parser = parse_pieces)]
+    pub piece: Option<PieceList>,
     /// Time limit of this session of the piece (it keeps its finished bounds; a rerun
     /// continues) [default: none].
     #[command(flatten)]
@@ -175,34 +177,110 @@ fn ids(instances: &[crate::instances::Instance]) -> String {
     s.join(", ")
 }
 
+/// The pieces `--piece` names, ascending, without repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceList(pub Vec<u32>);
+
+/// Parses `K`, `A-B` and comma-separated lists of them (pieces are numbered from 1).
+fn parse_pieces(s: &str) -> Result<PieceList, String> {
+    let number = |t: &str| -> Result<u32, String> {
+        match t.trim().parse::<u32>() {
+            Ok(k) if k >= 1 => Ok(k),
+            _ => Err(format!("\"{t}\": not a piece number (1, 2, ...)")),
+        }
+    };
+    let mut pieces = Vec::new();
+    for part in s.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    return Err(format!("\"{part}\": an empty range"));
+                }
+                if b - a >= 100_000 {
+                    return Err(format!("\"{part}\": more than 100000 pieces"));
+                }
+                pieces.extend(a..=b);
+            }
+            None => pieces.push(number(part)?),
+        }
+    }
+    pieces.sort_unstable();
+    pieces.dedup();
+    Ok(PieceList(pieces))
+}
+
 fn piece(a: PieceArgs) -> anyhow::Result<i32> {
-    let k = match a.piece {
-        Some(k) => k,
+    let pieces = match a.piece {
+        Some(list) => list.0,
         None => match std::env::var("SLURM_ARRAY_TASK_ID") {
-            Ok(v) => v
-                .parse()
-                .with_context(|| format!("SLURM_ARRAY_TASK_ID={v}: not a piece number"))?,
+            Ok(v) => vec![
+                v.parse()
+                    .with_context(|| format!("SLURM_ARRAY_TASK_ID={v}: not a piece number"))?,
+            ],
             Err(_) => bail!("give the piece with --piece K (or run it as a Slurm array task)"),
         },
     };
     let plan = Plan::read(&a.dir.out)?;
+    if let Some(&k) = pieces.iter().find(|&&k| k > plan.pieces) {
+        bail!("--piece {k}: the plan has pieces 1 to {}", plan.pieces);
+    }
     let limits = Limits {
         timeout: a.timeout.timeout.and_then(|t| t.0),
         max_nodes: a.max_nodes,
         max_memory_bytes: a.max_memory.max_memory.and_then(|m| m.0),
         ..Limits::default()
     };
-    let file = run_piece(&plan, &a.dir.out, k, &limits)?;
-    if !a.quiet.quiet {
-        crate::infra::output::note(format_args!(
-            "piece {k} of {}: {:?} after {} finished bound(s)\n",
-            plan.pieces,
-            file.state,
-            file.iterations.len()
-        ));
+    let one = |k: u32| -> anyhow::Result<()> {
+        let file =
+            run_piece(&plan, &a.dir.out, k, &limits).with_context(|| format!("piece {k}"))?;
+        if !a.quiet.quiet {
+            crate::infra::output::note(format_args!(
+                "piece {k} of {}: {:?} after {} finished bound(s)\n",
+                plan.pieces,
+                file.state,
+                file.iterations.len()
+            ));
+        }
+        Ok(())
+    };
+    if let [k] = pieces[..] {
+        one(k)?;
+        return Ok(0);
+    }
+    // One thread per piece, all at once (as many processes would run); the heuristic's
+    // tables are built or loaded once and shared.
+    let failed = std::thread::scope(|s| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|&k| {
+                std::thread::Builder::new()
+                    .name(format!("piece-{k}"))
+                    .stack_size(PIECE_STACK)
+                    .spawn_scoped(s, move || one(k))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut failed = 0;
+        for h in handles {
+            let r = h
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("a piece's thread panicked")));
+            if let Err(e) = r {
+                crate::infra::output::note(format_args!("error: {e:#}\n"));
+                failed += 1;
+            }
+        }
+        anyhow::Ok(failed)
+    })
+    .context("cannot start the pieces' threads")?;
+    if failed > 0 {
+        bail!("{failed} of {} pieces failed", pieces.len());
     }
     Ok(0)
 }
+
+/// Stack of a piece's thread (IDA* recurses once per move of the path).
+const PIECE_STACK: usize = 8 << 20;
 
 fn combined(a: CombineArgs) -> anyhow::Result<i32> {
     let c = combine(&a.dir.out)?;
@@ -229,4 +307,19 @@ fn report(dir: &Path, c: &crate::split::combine::Combined) {
         r.iterations.unwrap_or(0),
         r.message.as_deref().unwrap_or("")
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_lists_are_numbers_ranges_and_their_union() {
+        assert_eq!(parse_pieces("3"), Ok(PieceList(vec![3])));
+        assert_eq!(parse_pieces("1-4"), Ok(PieceList(vec![1, 2, 3, 4])));
+        assert_eq!(parse_pieces("7,1-3,2"), Ok(PieceList(vec![1, 2, 3, 7])));
+        for bad in ["0", "", "2-1", "a", "1-", "1,,2", "-3"] {
+            assert!(parse_pieces(bad).is_err(), "{bad:?}");
+        }
+    }
 }

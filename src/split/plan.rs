@@ -6,9 +6,16 @@
 //! balanced by work, not count: a probe runs IDA*'s iterations over the whole frontier from
 //! the first bound up while their nodes stay within a budget, and each frontier node weighs
 //! what its subtree cost in the last probe iteration that ran to its end (subtree sizes grow
-//! by similar factors from one bound to the next). Greedy longest-processing-time assignment
-//! then gives each node to the lightest piece so far; a piece searches its nodes in frontier
-//! order, so its first solution is IDA*'s first among them.
+//! by similar factors from one bound to the next). While the heaviest node weighs more than a
+//! [`MAX_NODE_SHARE`] of a piece's mean, the frontier goes one level deeper (and is probed
+//! again): no assignment balances pieces whose share is smaller than one node.
+//!
+//! Nodes are then given out in frontier order, each to the piece with the least weight so far:
+//! at every point of the frontier order the pieces' weights so far differ by at most one
+//! node's weight. A piece searches its nodes in frontier order, so its first solution is
+//! IDA*'s first among them; and since every piece's work is spread evenly over the frontier
+//! order, pieces running at once reach any frontier node at about the same time, which bounds
+//! what they search in the last bound past the solution's frontier node (IDA* stops there).
 
 use std::path::Path;
 use std::time::Instant;
@@ -28,6 +35,15 @@ pub const PLAN_FORMAT: &str = "npuzzle-split-plan/1";
 
 /// The deepest frontier considered.
 const MAX_DEPTH: usize = 40;
+
+/// The frontier is deepened while its heaviest node weighs more than this share of a
+/// piece's mean weight (1 / 4: with nodes given out in order, a piece then ends within a
+/// quarter of the mean above it, as far as the weights predict).
+pub const MAX_NODE_SHARE: (u64, u64) = (1, 4);
+
+/// The frontier is not deepened past this many nodes: the plan holds every one (about 100
+/// bytes each; every piece reads the plan), and the probe replays each one's path per bound.
+const MAX_FRONTIER: usize = 1 << 18;
 
 /// What to plan.
 #[derive(Debug, Clone)]
@@ -247,9 +263,9 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
     let cpu = thread_cpu_time();
     let subtrees = Subtrees::new(&req.board, req.goal, req.algorithm, &req.heuristic)?;
     let target = req.frontier.max(req.pieces as usize);
-    let (depth, expansion) = frontier(&subtrees, target);
     let initial_bound = subtrees.initial_bound();
-    let (probe_bound, weights) = probe(&subtrees, &expansion, initial_bound, req.probe_nodes);
+    let (depth, expansion, probe_bound, weights) =
+        balanced_frontier(&subtrees, target, req.pieces, req.probe_nodes);
     let pieces = assign(&weights, req.pieces);
     let mut plan = Plan {
         format: PLAN_FORMAT.into(),
@@ -305,6 +321,45 @@ fn frontier(subtrees: &Subtrees, target: usize) -> (usize, Expansion) {
     }
 }
 
+/// The frontier of [`frontier`] (at least `target` nodes), then deeper while its heaviest
+/// node is too heavy for `pieces` ([`too_coarse`]), the goal is not on it, and it stays within
+/// [`MAX_DEPTH`] and [`MAX_FRONTIER`]: the depth, the tree, the probe's bound and weights.
+fn balanced_frontier(
+    subtrees: &Subtrees,
+    target: usize,
+    pieces: u32,
+    budget: u64,
+) -> (usize, Expansion, Option<u32>, Vec<u64>) {
+    let (mut depth, mut e) = frontier(subtrees, target);
+    let (mut bound, mut weights) = probe(subtrees, &e, subtrees.initial_bound(), budget);
+    while let Some(b) = bound
+        && too_coarse(&weights, pieces)
+        && depth < MAX_DEPTH
+        && !e.frontier.iter().any(|n| n.goal)
+    {
+        let deeper = subtrees.expand(depth + 1);
+        if deeper.frontier.is_empty() || deeper.frontier.len() > MAX_FRONTIER {
+            break;
+        }
+        depth += 1;
+        e = deeper;
+        // The bounds are the tree's, whatever the frontier: the deeper probe starts at the
+        // bound the last one completed, which costs at most the nodes it cost there (the
+        // new level is above the frontier now), so it completes within the budget again.
+        (bound, weights) = probe(subtrees, &e, b, budget);
+    }
+    (depth, e, bound, weights)
+}
+
+/// Whether the heaviest weight exceeds [`MAX_NODE_SHARE`] of the mean per piece (never with
+/// one piece).
+fn too_coarse(weights: &[u64], pieces: u32) -> bool {
+    let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
+    let max = u128::from(weights.iter().copied().max().unwrap_or(0));
+    let (num, den) = MAX_NODE_SHARE;
+    pieces > 1 && max * u128::from(den) * u128::from(pieces) > total * u128::from(num)
+}
+
 /// The tree above the frontier grouped by path maximum.
 fn top_levels(e: &Expansion) -> Vec<TopLevel> {
     let mut levels: Vec<TopLevel> = Vec::new();
@@ -358,19 +413,22 @@ fn probe(subtrees: &Subtrees, e: &Expansion, first: u32, budget: u64) -> (Option
     (done, weights)
 }
 
-/// Each node to the lightest piece so far, heaviest nodes first (ties: the earlier node, the
-/// lower piece): the pieces' numbers (1-based), in node order.
+/// Each node, in frontier order, to the piece with the least weight so far (ties: the lower
+/// piece): the pieces' numbers (1-based), in node order. After every node the pieces'
+/// weights differ by at most the heaviest node's.
 fn assign(weights: &[u64], pieces: u32) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..weights.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(weights[i]), i));
-    let mut load = vec![0u64; pieces as usize];
-    let mut piece = vec![0u32; weights.len()];
-    for i in order {
-        let k = (0..load.len()).min_by_key(|&k| (load[k], k)).unwrap_or(0);
-        load[k] += weights[i];
-        piece[i] = k as u32 + 1;
-    }
-    piece
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut lightest: BinaryHeap<Reverse<(u64, u32)>> =
+        (1..=pieces).map(|k| Reverse((0, k))).collect();
+    weights
+        .iter()
+        .map(|&w| {
+            let Reverse((load, k)) = lightest.pop().expect("at least one piece");
+            lightest.push(Reverse((load + w, k)));
+            k
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -378,13 +436,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn assignment_balances_by_weight_and_uses_every_piece() {
+    fn assignment_gives_each_node_in_order_to_the_lightest_piece() {
+        // By hand: loads (0,0) -> node 10 to 1 (10,0) -> 1 to 2 (10,1) -> ... the ten 1s
+        // all go to 2 (10,10) -> the 9 to 1 (tie: the lower piece) (19,10).
         let w = [10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9];
         let p = assign(&w, 2);
-        let load = |k| -> u64 { (0..w.len()).filter(|&i| p[i] == k).map(|i| w[i]).sum() };
-        assert_eq!((load(1), load(2)), (15, 14));
-        assert_ne!(p[0], p[11], "the two heavy nodes go to different pieces");
-        let p = assign(&[1, 1, 1], 5);
-        assert_eq!(p, [1, 2, 3]);
+        assert_eq!(p, [1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1]);
+        assert_eq!(assign(&[1, 1, 1], 5), [1, 2, 3]);
+        assert_eq!(assign(&[3, 1, 1, 2, 5], 3), [1, 2, 3, 2, 3]);
+        // Every prefix balanced within the heaviest weight, every piece used.
+        let w: Vec<u64> = (0..997u64).map(|i| 1 + (i * 7919) % 101).collect();
+        let p = assign(&w, 13);
+        let mut load = [0u64; 13];
+        for (i, (&w, &k)) in w.iter().zip(&p).enumerate() {
+            load[k as usize - 1] += w;
+            if i >= 13 {
+                let (lo, hi) = (load.iter().min().unwrap(), load.iter().max().unwrap());
+                assert!(hi - lo <= 101, "after node {i}: {load:?}");
+            }
+        }
+        assert!(load.iter().all(|&l| l > 0));
+    }
+
+    #[test]
+    fn a_frontier_is_too_coarse_when_one_node_outweighs_a_quarter_piece() {
+        // 4 pieces of 100: a node of 25 is a quarter of one, 26 more.
+        let mut w = vec![25u64; 16];
+        assert!(!too_coarse(&w, 4));
+        w[0] = 26;
+        w[1] = 24;
+        assert!(too_coarse(&w, 4));
+        assert!(!too_coarse(&w, 1), "one piece is never split finer");
+        assert!(!too_coarse(&[], 4));
     }
 }
