@@ -41,8 +41,12 @@
 //! previous layer's bucket subtracted in the same pass. Large buffers are advised to use
 //! transparent huge pages (written once end to end, they otherwise cost a page fault per 4 KiB).
 //!
-//! Larger boards store `(state, blank, came-from)` entries and sort them with the standard
-//! library's stable sort.
+//! Larger boards, up to 64 cells, store `(state, blank, came-from)` entries, packed without
+//! padding, and sort a layer's successors in place (by the layer order, then the came-from
+//! cell: the first of a state's entries is its first discoverer's); the next layer is made of
+//! them in place, so a stored state costs the entry's bytes and nothing beside. Beyond 64
+//! cells the states are kept as their differences from the root ([`super::sparse_bfs`]); both
+//! stores run the same driver ([`layered`]).
 //!
 //! The path is recovered backwards from the goal: the came-from cell of a state gives its
 //! predecessor, which is found in the previous layer by binary search.
@@ -1001,12 +1005,24 @@ fn finish(
     }
 }
 
-#[derive(Clone, Copy)]
+/// A state of a layer: its packed position, its blank's cell and the cell its blank came
+/// from. Packed without padding (a `u128` position with two byte cells takes 18 bytes, not 32):
+/// a layer is a long array of these, read and sorted a few times each.
+#[repr(C, packed)]
 struct Entry<P, T> {
     state: P,
     blank: T,
     came_from: T,
 }
+
+impl<P: Copy, T: Copy> Clone for Entry<P, T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: Copy, T: Copy> Copy for Entry<P, T> {}
 
 /// The layer order: by the blank's cell, then by the tiles from the last cell down.
 #[inline]
@@ -1014,9 +1030,23 @@ fn entry_order<C: Capacity, P: Packed<C>>(
     a: &Entry<P, C::Tile>,
     b: &Entry<P, C::Tile>,
 ) -> Ordering {
-    a.blank
-        .cmp(&b.blank)
-        .then_with(|| a.state.cmp_from_last_cell(&b.state))
+    let (x, y) = (a.state, b.state);
+    let (ba, bb) = (a.blank, b.blank);
+    ba.cmp(&bb).then_with(|| x.cmp_from_last_cell(&y))
+}
+
+/// The order in which a layer's successors are sorted: the layer order, then the came-from
+/// cell. The successors of one state differ in their came-from cells (the cell and the state
+/// give the parent), and a parent whose blank is on a smaller cell comes earlier in its layer:
+/// so the first of a state's entries is its first discoverer's, as a stable sort in the order
+/// produced would leave it, without the stable sort's scratch.
+#[inline]
+fn successor_order<C: Capacity, P: Packed<C>>(
+    a: &Entry<P, C::Tile>,
+    b: &Entry<P, C::Tile>,
+) -> Ordering {
+    let (fa, fb) = (a.came_from, b.came_from);
+    entry_order::<C, P>(a, b).then(fa.cmp(&fb))
 }
 
 /// Layers of entries with the state packed as `P`, its blank's cell and its came-from cell.
@@ -1056,7 +1086,8 @@ impl<C: Capacity, P: Packed<C>> LayerStore<C> for PackedLayers<'_, C, P> {
 
     #[inline]
     fn cells(layer: &Self::Layer, i: usize) -> (usize, usize) {
-        (layer[i].blank.into(), layer[i].came_from.into())
+        let e = layer[i];
+        (e.blank.into(), e.came_from.into())
     }
 
     fn holds_goal_neighbour(&self, layer: &Self::Layer) -> bool {
@@ -1070,14 +1101,14 @@ impl<C: Capacity, P: Packed<C>> LayerStore<C> for PackedLayers<'_, C, P> {
     fn sizes(&self, layer: &Self::Layer) -> (usize, u64) {
         let total: usize = layer
             .iter()
-            .map(|e| {
-                let b: usize = e.blank.into();
-                usize::from(self.geometry.neighbour_count[b]) - usize::from(e.came_from != e.blank)
+            .map(|&e| {
+                let (b, from): (usize, usize) = (e.blank.into(), e.came_from.into());
+                usize::from(self.geometry.neighbour_count[b]) - usize::from(from != b)
             })
             .sum();
-        // Buffer, the stable sort's scratch (half the buffer) and the next layer.
+        // The successors; sorted in place, the next layer is made of them in place.
         let entry_bytes = size_of::<Entry<P, C::Tile>>();
-        (total, ((2 * total + total / 2) * entry_bytes) as u64)
+        (total, (total * entry_bytes) as u64)
     }
 
     fn reserve(out: &mut Self::Layer, total: usize) {
@@ -1094,8 +1125,9 @@ impl<C: Capacity, P: Packed<C>> LayerStore<C> for PackedLayers<'_, C, P> {
         out: &mut Self::Layer,
         keep: bool,
     ) -> bool {
-        let e = &layer[i];
-        let child = e.state.moved(n, b, e.state.tile(n));
+        let e = layer[i];
+        let state = e.state;
+        let child = state.moved(n, b, state.tile(n));
         if child == self.goal {
             return true;
         }
@@ -1114,10 +1146,9 @@ impl<C: Capacity, P: Packed<C>> LayerStore<C> for PackedLayers<'_, C, P> {
     }
 
     fn next_layer(&self, out: &mut Self::Layer, previous: Option<&Self::Layer>) -> Self::Layer {
-        out.sort_by(entry_order::<C, P>);
-        let next_layer = new_states::<C, P>(out, previous.map_or(&[], Vec::as_slice));
-        out.clear();
-        next_layer
+        out.sort_unstable_by(successor_order::<C, P>);
+        new_states::<C, P>(out, previous.map_or(&[], Vec::as_slice));
+        std::mem::take(out)
     }
 
     fn path_back(&self, layers: &[Self::Layer], found: Self::Found) -> Vec<Move> {
@@ -1169,30 +1200,31 @@ fn goal_neighbours<C: Capacity, P: Packed<C>>(
         .collect()
 }
 
-/// The next layer from the sorted successor buffer `out`: repeats dropped (the first, smallest
-/// entry kept) and the states of the `previous` layer subtracted, in one merge pass.
+/// Makes the sorted successors `out` the next layer, in place: repeats dropped (the first,
+/// smallest entry kept) and the states of the `previous` layer subtracted, in one merge pass;
+/// the tail given back.
 fn new_states<C: Capacity, P: Packed<C>>(
-    out: &[Entry<P, C::Tile>],
+    out: &mut Vec<Entry<P, C::Tile>>,
     previous: &[Entry<P, C::Tile>],
-) -> Vec<Entry<P, C::Tile>> {
-    let mut next_layer = Vec::with_capacity(out.len());
+) {
+    let mut kept = 0;
     let mut j = 0;
-    let mut last: Option<&Entry<P, C::Tile>> = None;
-    for e in out {
-        if last.is_some_and(|l| entry_order::<C, P>(l, e) == Ordering::Equal) {
+    for i in 0..out.len() {
+        let e = out[i];
+        if i > 0 && entry_order::<C, P>(&out[i - 1], &e) == Ordering::Equal {
             continue;
         }
-        last = Some(e);
-        while j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Less {
+        while j < previous.len() && entry_order::<C, P>(&previous[j], &e) == Ordering::Less {
             j += 1;
         }
-        if j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Equal {
+        if j < previous.len() && entry_order::<C, P>(&previous[j], &e) == Ordering::Equal {
             continue;
         }
-        next_layer.push(*e);
+        out[kept] = e;
+        kept += 1;
     }
-    next_layer.shrink_to_fit();
-    next_layer
+    out.truncate(kept);
+    out.shrink_to_fit();
 }
 
 /// The moves from the root to the goal, whose producer `e` lies in the last of `layers`: each
@@ -1207,8 +1239,9 @@ fn path_back<C: Capacity, P: Packed<C>>(
     for layer in layers.iter().rev().skip(1) {
         let from: usize = e.came_from.into();
         let b: usize = e.blank.into();
+        let state = e.state;
         let probe = Entry {
-            state: e.state.moved(from, b, e.state.tile(from)),
+            state: state.moved(from, b, state.tile(from)),
             blank: e.came_from,
             came_from: e.came_from,
         };
