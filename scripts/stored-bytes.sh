@@ -8,12 +8,13 @@
 # Passes (PASSES, default "informed blind deep") over square boards of SIZES (default
 # "4 5 6 7 8 9 10 11 12"), COUNT random walks per size (default 4, seed SEED): informed, the
 # informed searches and bibfs on walks of MOVES moves (default 24, heuristic manhattan); blind,
-# bfs and dijkstra on walks of BLIND_MOVES (default 12); deep, A* on walks of DEEP_MOVES
-# (default 60, DEEP_COUNT walks, default 2, --timeout DEEP_TIMEOUT, default 10s), where it
-# stores enough nodes (10^5 to 10^7) for the fixed costs to vanish. Every job: --threads 1,
+# bfs and dijkstra on walks of BLIND_MOVES (default 12); deep, DEEP_ALGOS (default astar) on
+# walks of DEEP_MOVES (default 60, DEEP_COUNT walks, default 2, --timeout DEEP_TIMEOUT, default
+# 10s), where they store enough nodes (10^5 to 10^7) for the fixed costs to vanish. Every job: --threads 1,
 # --timeout TIMEOUT (default 30s), --max-memory MAXMEM (default 4GiB). The figure is the mean
 # of peak_heap_bytes / peak_stored_nodes over the solved jobs (deep: solved or timed out,
-# where the tables are largest); `-` where there is none. OUT (default a temporary directory)
+# where the tables are largest), then in brackets the jobs averaged and their mean peak stored
+# states; `-` where there is none. OUT (default a temporary directory)
 # keeps the instances and CSVs.
 source "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,7 @@ MOVES=${MOVES:-24}
 BLIND_MOVES=${BLIND_MOVES:-12}
 ALGOS=${ALGOS:-astar,bibfs,greedy,wastar:2}
 DEEP_MOVES=${DEEP_MOVES:-60}
+DEEP_ALGOS=${DEEP_ALGOS:-astar}
 DEEP_COUNT=${DEEP_COUNT:-2}
 DEEP_TIMEOUT=${DEEP_TIMEOUT:-10s}
 PASSES=${PASSES:-informed blind deep}
@@ -55,6 +57,7 @@ import csv, sys
 from collections import defaultdict
 path, algos, statuses = sys.argv[1], sys.argv[2].split(","), sys.argv[3].split(",")
 ratios = defaultdict(list)
+stored = defaultdict(list)
 sizes = []
 for row in csv.DictReader(open(path)):
     size = f"{row['rows']}x{row['cols']}"
@@ -64,6 +67,7 @@ for row in csv.DictReader(open(path)):
         continue
     ratios[(size, row["algorithm"])].append(
         int(row["peak_heap_bytes"]) / int(row["peak_stored_nodes"]))
+    stored[(size, row["algorithm"])].append(int(row["peak_stored_nodes"]))
 print("| board | cells | " + " | ".join(algos) + " |")
 print("| --- | ---: | " + " | ".join("---:" for _ in algos) + " |")
 for s in sorted(sizes, key=lambda s: int(s.split("x")[0]) * int(s.split("x")[1])):
@@ -71,18 +75,19 @@ for s in sorted(sizes, key=lambda s: int(s.split("x")[0]) * int(s.split("x")[1])
     cells = []
     for a in algos:
         v = ratios.get((s, a))
-        cells.append(f"{sum(v) / len(v):.1f} ({len(v)})" if v else "-")
+        n = stored.get((s, a))
+        cells.append(f"{sum(v) / len(v):.1f} ({len(v)}, {sum(n) / len(n):.2g})" if v else "-")
     print(f"| {s} | {r * c} | " + " | ".join(cells) + " |")
 PY
   echo
 }
 
-echo "Binary: $BENCH; SEED=$SEED MAXMEM=$MAXMEM; (k) = jobs averaged"
+echo "Binary: $BENCH; SEED=$SEED MAXMEM=$MAXMEM; (k, s) = jobs averaged, their mean peak stored states"
 echo
 for p in $PASSES; do
   case $p in
     informed) pass informed "$ALGOS" "$MOVES" "$COUNT" "$TIMEOUT" solved ;;
     blind) pass blind "$BLIND_ALGOS" "$BLIND_MOVES" "$COUNT" "$TIMEOUT" solved ;;
-    deep) pass deep astar "$DEEP_MOVES" "$DEEP_COUNT" "$DEEP_TIMEOUT" solved,timeout ;;
+    deep) pass deep "$DEEP_ALGOS" "$DEEP_MOVES" "$DEEP_COUNT" "$DEEP_TIMEOUT" solved,timeout ;;
   esac
 done
