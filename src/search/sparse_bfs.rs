@@ -12,9 +12,9 @@
 //! two lists, where the tiles differ (a cell on one list only holds the root's tile in the
 //! other). Nothing is ever unpacked into a whole position.
 //!
-//! Everything else is the packed path's algorithm step for step (expand a layer in its order,
-//! sort the successors, drop repeats and the layer before in one merge), so counts, lengths and
-//! paths are the same node for node.
+//! Everything else is the packed path's algorithm: the same driver ([`super::bfs::layered`]:
+//! expand a layer in its order, sort the successors, drop repeats and the layer before in one
+//! merge) over this layer store, so counts, lengths and paths are the same node for node.
 //!
 //! Storage: an arena of tiles per layer, each state `[blank, came-from, cell, tile, ...]`, and
 //! an index of `u64`s, the state's offset in the arena (high 48 bits) and its pair count (low
