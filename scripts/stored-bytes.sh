@@ -8,12 +8,15 @@
 # Passes (PASSES, default "informed blind deep") over square boards of SIZES (default
 # "4 5 6 7 8 9 10 11 12"), COUNT random walks per size (default 4, seed SEED): informed, the
 # informed searches and bibfs on walks of MOVES moves (default 24, heuristic manhattan); blind,
-# bfs and dijkstra on walks of BLIND_MOVES (default 12); deep, A* on walks of DEEP_MOVES
-# (default 60, DEEP_COUNT walks, default 2, --timeout DEEP_TIMEOUT, default 10s), where it
-# stores enough nodes (10^5 to 10^7) for the fixed costs to vanish. Every job: --threads 1,
+# bfs and dijkstra on walks of BLIND_MOVES (default 12); deep, DEEP_ALGOS (default astar) on
+# walks of DEEP_MOVES (default 60, DEEP_COUNT walks, default 2, --timeout DEEP_TIMEOUT, default
+# 10s), where they store enough nodes (10^5 to 10^7) for the fixed costs to vanish; with
+# DEEP_NODES=N also --max-nodes N, so that a job stopped by it stores the same states in any
+# build (a timeout stops where the machine's speed says, and the figure moves with it). Every job: --threads 1,
 # --timeout TIMEOUT (default 30s), --max-memory MAXMEM (default 4GiB). The figure is the mean
 # of peak_heap_bytes / peak_stored_nodes over the solved jobs (deep: solved or timed out,
-# where the tables are largest); `-` where there is none. OUT (default a temporary directory)
+# where the tables are largest), then in brackets the jobs averaged and their mean peak stored
+# states; `-` where there is none. OUT (default a temporary directory)
 # keeps the instances and CSVs.
 source "$(dirname "$0")/lib.sh"
 
@@ -24,6 +27,8 @@ MOVES=${MOVES:-24}
 BLIND_MOVES=${BLIND_MOVES:-12}
 ALGOS=${ALGOS:-astar,bibfs,greedy,wastar:2}
 DEEP_MOVES=${DEEP_MOVES:-60}
+DEEP_ALGOS=${DEEP_ALGOS:-astar}
+DEEP_NODES=${DEEP_NODES:-}
 DEEP_COUNT=${DEEP_COUNT:-2}
 DEEP_TIMEOUT=${DEEP_TIMEOUT:-10s}
 PASSES=${PASSES:-informed blind deep}
@@ -36,7 +41,8 @@ mkdir -p "$OUT"
 # pass NAME ALGOS MOVES COUNT TIMEOUT STATUSES: generates the walks, runs them, prints the
 # table over the jobs that ended with one of STATUSES (comma-separated).
 pass() {
-  local name=$1 algos=$2 moves=$3 count=$4 timeout=$5 statuses=$6 files=()
+  local name=$1 algos=$2 moves=$3 count=$4 timeout=$5 statuses=$6 files=() extra=()
+  [ "$name" = deep ] && [ -n "$DEEP_NODES" ] && extra=(--max-nodes "$DEEP_NODES")
   for n in $SIZES; do
     local f="$OUT/$name-${n}x$n.txt"
     rm -f "$f"
@@ -47,7 +53,8 @@ pass() {
   local csv="$OUT/$name.csv"
   rm -f "$csv" "$csv.meta.json"
   "$BENCH" run --instances "${files[@]}" --algos "$algos" --heuristics manhattan \
-    --timeout "$timeout" --max-memory "$MAXMEM" --threads 1 --out "$csv" 2> "$OUT/$name.txt"
+    --timeout "$timeout" --max-memory "$MAXMEM" --threads 1 ${extra[@]+"${extra[@]}"} \
+    --out "$csv" 2> "$OUT/$name.txt"
   echo "### $name: walks of $moves moves, $count per size, --timeout $timeout, jobs $statuses"
   echo
   python3 - "$csv" "$algos" "$statuses" <<'PY'
@@ -55,6 +62,7 @@ import csv, sys
 from collections import defaultdict
 path, algos, statuses = sys.argv[1], sys.argv[2].split(","), sys.argv[3].split(",")
 ratios = defaultdict(list)
+stored = defaultdict(list)
 sizes = []
 for row in csv.DictReader(open(path)):
     size = f"{row['rows']}x{row['cols']}"
@@ -64,6 +72,7 @@ for row in csv.DictReader(open(path)):
         continue
     ratios[(size, row["algorithm"])].append(
         int(row["peak_heap_bytes"]) / int(row["peak_stored_nodes"]))
+    stored[(size, row["algorithm"])].append(int(row["peak_stored_nodes"]))
 print("| board | cells | " + " | ".join(algos) + " |")
 print("| --- | ---: | " + " | ".join("---:" for _ in algos) + " |")
 for s in sorted(sizes, key=lambda s: int(s.split("x")[0]) * int(s.split("x")[1])):
@@ -71,18 +80,19 @@ for s in sorted(sizes, key=lambda s: int(s.split("x")[0]) * int(s.split("x")[1])
     cells = []
     for a in algos:
         v = ratios.get((s, a))
-        cells.append(f"{sum(v) / len(v):.1f} ({len(v)})" if v else "-")
+        n = stored.get((s, a))
+        cells.append(f"{sum(v) / len(v):.1f} ({len(v)}, {sum(n) / len(n):.2g})" if v else "-")
     print(f"| {s} | {r * c} | " + " | ".join(cells) + " |")
 PY
   echo
 }
 
-echo "Binary: $BENCH; SEED=$SEED MAXMEM=$MAXMEM; (k) = jobs averaged"
+echo "Binary: $BENCH; SEED=$SEED MAXMEM=$MAXMEM; (k, s) = jobs averaged, their mean peak stored states"
 echo
 for p in $PASSES; do
   case $p in
     informed) pass informed "$ALGOS" "$MOVES" "$COUNT" "$TIMEOUT" solved ;;
     blind) pass blind "$BLIND_ALGOS" "$BLIND_MOVES" "$COUNT" "$TIMEOUT" solved ;;
-    deep) pass deep astar "$DEEP_MOVES" "$DEEP_COUNT" "$DEEP_TIMEOUT" solved,timeout ;;
+    deep) pass deep "$DEEP_ALGOS" "$DEEP_MOVES" "$DEEP_COUNT" "$DEEP_TIMEOUT" solved,timeout,node-limit ;;
   esac
 done

@@ -29,8 +29,9 @@ use super::packed::Packed;
 use super::storage::{PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, MAX_STORED_DEPTH, Outcome, RawOutcome, SearchStats};
 
-/// One stored state: for the 4 x 4, 16 bytes.
-#[derive(Clone, Copy)]
+/// One stored state: for the 4 x 4, 16 bytes. Aligned to at most 8 bytes, so that a `u128`
+/// state (up to 25 cells) takes 24 bytes, not 32.
+#[repr(C, packed(8))]
 struct Node<P, M> {
     state: P,
     parent: u32,
@@ -41,6 +42,15 @@ struct Node<P, M> {
     h: u16,
     memo: M,
 }
+
+impl<P: Copy, M: Copy> Clone for Node<P, M> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: Copy, M: Copy> Copy for Node<P, M> {}
 
 impl<P, M> Node<P, M> {
     #[inline]
@@ -351,7 +361,8 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
     }
     #[inline]
     fn is_goal<M>(&mut self, nodes: &[Node<P, M>], idx: u32, geometry: &Geometry<C>) -> bool {
-        geometry.is_goal(&nodes[idx as usize].state.unpack(self.0))
+        let state = nodes[idx as usize].state;
+        geometry.is_goal(&state.unpack(self.0))
     }
     #[inline]
     fn tile(state: &P, _: &C::Tiles, cell: usize) -> C::Tile {
@@ -363,7 +374,8 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
     }
     #[inline]
     fn same<M>(&self, nodes: &[Node<P, M>], i: u32, state: &P, _: &C::Tiles, _: usize) -> bool {
-        nodes[i as usize].state == *state
+        let kept = nodes[i as usize].state;
+        kept == *state
     }
 }
 
@@ -541,7 +553,10 @@ fn offer<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoStor
     match t.table.entry(
         P::hash(&state),
         |&i| positions.same(nodes, i, &state, tiles, from),
-        |&j| P::hash(&nodes[j as usize].state),
+        |&j| {
+            let kept = nodes[j as usize].state;
+            P::hash(&kept)
+        },
     ) {
         Entry::Occupied(entry) => {
             // A better path to a queued node: requeue it. A closed node is not reopened (with
@@ -596,8 +611,10 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
         memo: S::keep(memo0),
     });
     let nodes = &t.nodes;
-    t.table
-        .insert_unique(P::hash(&root), 0, |&i| P::hash(&nodes[i as usize].state));
+    t.table.insert_unique(P::hash(&root), 0, |&i| {
+        let kept = nodes[i as usize].state;
+        P::hash(&kept)
+    });
     t.open.push(priority.key(0, h0), 0, 0);
     stats.generated = 1;
 
@@ -639,7 +656,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
                 status = Some(s);
                 break 'search;
             }
-            let tile = P::tile(&node.state, &tiles, next);
+            let tile = P::tile(&{ node.state }, &tiles, next);
             if reads {
                 tiles[blank] = tile;
                 tiles[next] = C::Tile::default();

@@ -41,8 +41,12 @@
 //! previous layer's bucket subtracted in the same pass. Large buffers are advised to use
 //! transparent huge pages (written once end to end, they otherwise cost a page fault per 4 KiB).
 //!
-//! Larger boards store `(state, blank, came-from)` entries and sort them with the standard
-//! library's stable sort.
+//! Larger boards, up to 64 cells, store `(state, blank, came-from)` entries, packed without
+//! padding, and sort a layer's successors in place (by the layer order, then the came-from
+//! cell: the first of a state's entries is its first discoverer's); the next layer is made of
+//! them in place, so a stored state costs the entry's bytes and nothing beside. Beyond 64
+//! cells the states are kept as their differences from the root ([`super::sparse_bfs`]); both
+//! stores run the same driver ([`layered`]).
 //!
 //! The path is recovered backwards from the goal: the came-from cell of a state gives its
 //! predecessor, which is found in the previous layer by binary search.
@@ -328,14 +332,7 @@ fn run_nibbles(geometry: &Geometry, start: &Tiles, limits: &Limits) -> RawOutcom
     // A search stopped inside a layer holds that layer's successors so far.
     stats.stored_peak = stats.stored_peak.max(stored(&layers, produced));
     let moves = found.map(|(state, blank)| nibble_path_back(geometry, &layers, goal, state, blank));
-    stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
-    RawOutcome {
-        // An exhausted graph cannot happen on a solvable board.
-        status: status.unwrap_or(Outcome::NodeLimit),
-        moves,
-        stats,
-        per_iteration: Vec::new(),
-    }
+    finish(stats, status, moves, layer_bytes)
 }
 
 /// Makes room for a layer's successors (`runs`), the sort's scratch and the next layer within
@@ -872,14 +869,160 @@ fn merge_runs<const R: usize>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Any other board: entries with the state, the blank's cell and the came-from cell.
+// The layered BFS on any other board, one driver over two ways of keeping a layer.
 
-#[derive(Clone, Copy)]
+/// How a layered BFS keeps its layers: the packed entries up to 64 cells
+/// ([`PackedLayers`]), the differences from the root beyond ([`super::sparse_bfs`]). The
+/// driver ([`layered`]) holds what does not depend on it: the layer loop, the budget, the
+/// counts, the move back skipped, the goal test on generation and the outcome.
+pub(super) trait LayerStore<C: Capacity> {
+    /// A layer, or the successors of one.
+    type Layer: Default;
+    /// What the path is rebuilt from: the goal's producer.
+    type Found;
+    /// What [`LayerStore::reserve`] needs to know of a layer's successors.
+    type Sizes;
+
+    fn geometry(&self) -> &Geometry<C>;
+    /// The first layer: the root alone, come from its own cell.
+    fn root_layer(&self) -> Self::Layer;
+    /// States in `layer`.
+    fn len(layer: &Self::Layer) -> usize;
+    /// Heap bytes `layer` takes.
+    fn bytes(layer: &Self::Layer) -> u64;
+    /// The blank's cell and the came-from cell of the `i`-th state of `layer`.
+    fn cells(layer: &Self::Layer, i: usize) -> (usize, usize);
+    /// Whether `layer` holds a neighbour of the goal (then it is the last layer expanded).
+    fn holds_goal_neighbour(&self, layer: &Self::Layer) -> bool;
+    /// The sizes of `layer`'s successors, and the bytes they and the next layer take at most
+    /// (beyond the layers kept).
+    fn sizes(&self, layer: &Self::Layer) -> (Self::Sizes, u64);
+    /// Makes room in `out` for successors of these sizes.
+    fn reserve(out: &mut Self::Layer, sizes: Self::Sizes);
+    /// Produces the successor of the `i`-th state of `layer` (blank on `b`) whose blank moves
+    /// to `n`: true when it is the goal (then nothing is kept), else kept in `out` if `keep`.
+    fn child(
+        &self,
+        layer: &Self::Layer,
+        i: usize,
+        b: usize,
+        n: usize,
+        out: &mut Self::Layer,
+        keep: bool,
+    ) -> bool;
+    /// The `i`-th state of `layer` as the goal's producer.
+    fn found(layer: &Self::Layer, i: usize) -> Self::Found;
+    /// The next layer from the successors in `out`: in the layer order, the first of each
+    /// state kept (its first discoverer's), the states of `previous` dropped. Empties `out`.
+    fn next_layer(&self, out: &mut Self::Layer, previous: Option<&Self::Layer>) -> Self::Layer;
+    /// The moves from the root to the goal, whose producer lies in the last of `layers`.
+    fn path_back(&self, layers: &[Self::Layer], found: Self::Found) -> Vec<Move>;
+}
+
+/// The layered BFS over layers kept by `store` (see the module documentation for the order
+/// and the counts), from a root that is not the goal.
+pub(super) fn layered<C: Capacity, S: LayerStore<C>>(store: &S, limits: &Limits) -> RawOutcome {
+    let geometry = store.geometry();
+    let mut budget = Budget::new(limits);
+    let mut stats = SearchStats {
+        generated: 1,
+        ..SearchStats::default()
+    };
+    let first = store.root_layer();
+    let mut layer_bytes = S::bytes(&first);
+    let mut layers = vec![first];
+    let mut out = S::Layer::default();
+    let mut status = None;
+    let mut found = None;
+
+    'search: loop {
+        let layer = layers.last().expect("the root's layer");
+        // The last layer: expanded only to count up to the goal, its successors not stored.
+        let last = store.holds_goal_neighbour(layer);
+        if !last {
+            let (sizes, bytes) = store.sizes(layer);
+            let need = layer_bytes + bytes;
+            if !budget.memory_allows(need) {
+                status = Some(Outcome::MemoryLimit);
+                break 'search;
+            }
+            stats.memory_bytes = stats.memory_bytes.max(need);
+            S::reserve(&mut out, sizes);
+        }
+        for i in 0..S::len(layer) {
+            let (b, came_from) = S::cells(layer, i);
+            stats.expanded += 1;
+            for k in 0..usize::from(geometry.neighbour_count[b]) {
+                let n: usize = geometry.neighbours[b][k].into();
+                if n == came_from {
+                    continue;
+                }
+                stats.generated += 1;
+                if stats.generated >= budget.next_check
+                    && let Some(s) = budget.check(stats.generated)
+                {
+                    status = Some(s);
+                    break 'search;
+                }
+                if store.child(layer, i, b, n, &mut out, !last) {
+                    found = Some(S::found(layer, i));
+                    status = Some(Outcome::Solved);
+                    break 'search;
+                }
+            }
+        }
+        let held = layers.iter().map(S::len).sum::<usize>() + S::len(&out);
+        stats.stored_peak = stats.stored_peak.max(held as u64);
+        // A last layer always produces the goal; no successors means no goal reachable.
+        if last || S::len(&out) == 0 {
+            break 'search;
+        }
+        let previous = layers.len().checked_sub(2).map(|i| &layers[i]);
+        let next_layer = store.next_layer(&mut out, previous);
+        layer_bytes += S::bytes(&next_layer);
+        layers.push(next_layer);
+    }
+    let held = layers.iter().map(S::len).sum::<usize>() + S::len(&out);
+    stats.stored_peak = stats.stored_peak.max(held as u64);
+    let moves = found.map(|f| store.path_back(&layers, f));
+    finish(stats, status, moves, layer_bytes)
+}
+
+/// The outcome of a layered BFS that ended with `status` (`None`: the graph exhausted, which
+/// cannot happen on a solvable board) and `layer_bytes` in its layers.
+fn finish(
+    mut stats: SearchStats,
+    status: Option<Outcome>,
+    moves: Option<Vec<Move>>,
+    layer_bytes: u64,
+) -> RawOutcome {
+    stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
+    RawOutcome {
+        status: status.unwrap_or(Outcome::NodeLimit),
+        moves,
+        stats,
+        per_iteration: Vec::new(),
+    }
+}
+
+/// A state of a layer: its packed position, its blank's cell and the cell its blank came
+/// from. Packed without padding (a `u128` position with two byte cells takes 18 bytes, not 32):
+/// a layer is a long array of these, read and sorted a few times each.
+#[repr(C, packed)]
 struct Entry<P, T> {
     state: P,
     blank: T,
     came_from: T,
 }
+
+impl<P: Copy, T: Copy> Clone for Entry<P, T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: Copy, T: Copy> Copy for Entry<P, T> {}
 
 /// The layer order: by the blank's cell, then by the tiles from the last cell down.
 #[inline]
@@ -887,9 +1030,135 @@ fn entry_order<C: Capacity, P: Packed<C>>(
     a: &Entry<P, C::Tile>,
     b: &Entry<P, C::Tile>,
 ) -> Ordering {
-    a.blank
-        .cmp(&b.blank)
-        .then_with(|| a.state.cmp_from_last_cell(&b.state))
+    let (x, y) = (a.state, b.state);
+    let (ba, bb) = (a.blank, b.blank);
+    ba.cmp(&bb).then_with(|| x.cmp_from_last_cell(&y))
+}
+
+/// The order in which a layer's successors are sorted: the layer order, then the came-from
+/// cell. The successors of one state differ in their came-from cells (the cell and the state
+/// give the parent), and a parent whose blank is on a smaller cell comes earlier in its layer:
+/// so the first of a state's entries is its first discoverer's, as a stable sort in the order
+/// produced would leave it, without the stable sort's scratch.
+#[inline]
+fn successor_order<C: Capacity, P: Packed<C>>(
+    a: &Entry<P, C::Tile>,
+    b: &Entry<P, C::Tile>,
+) -> Ordering {
+    let (fa, fb) = (a.came_from, b.came_from);
+    entry_order::<C, P>(a, b).then(fa.cmp(&fb))
+}
+
+/// Layers of entries with the state packed as `P`, its blank's cell and its came-from cell.
+struct PackedLayers<'a, C: Capacity, P> {
+    geometry: &'a Geometry<C>,
+    root: P,
+    goal: P,
+    goal_neighbours: Vec<Entry<P, C::Tile>>,
+}
+
+impl<C: Capacity, P: Packed<C>> LayerStore<C> for PackedLayers<'_, C, P> {
+    type Layer = Vec<Entry<P, C::Tile>>;
+    type Found = Entry<P, C::Tile>;
+    type Sizes = usize;
+
+    fn geometry(&self) -> &Geometry<C> {
+        self.geometry
+    }
+
+    fn root_layer(&self) -> Self::Layer {
+        let blank = C::Tile::from_index(self.root.blank(self.geometry.cells));
+        vec![Entry {
+            state: self.root,
+            blank,
+            came_from: blank,
+        }]
+    }
+
+    #[inline]
+    fn len(layer: &Self::Layer) -> usize {
+        layer.len()
+    }
+
+    fn bytes(layer: &Self::Layer) -> u64 {
+        (layer.capacity() * size_of::<Entry<P, C::Tile>>()) as u64
+    }
+
+    #[inline]
+    fn cells(layer: &Self::Layer, i: usize) -> (usize, usize) {
+        let e = layer[i];
+        (e.blank.into(), e.came_from.into())
+    }
+
+    fn holds_goal_neighbour(&self, layer: &Self::Layer) -> bool {
+        self.goal_neighbours.iter().any(|g| {
+            layer
+                .binary_search_by(|e| entry_order::<C, P>(e, g))
+                .is_ok()
+        })
+    }
+
+    fn sizes(&self, layer: &Self::Layer) -> (usize, u64) {
+        let total: usize = layer
+            .iter()
+            .map(|&e| {
+                let (b, from): (usize, usize) = (e.blank.into(), e.came_from.into());
+                usize::from(self.geometry.neighbour_count[b]) - usize::from(from != b)
+            })
+            .sum();
+        // The successors; sorted in place, the next layer is made of them in place.
+        let entry_bytes = size_of::<Entry<P, C::Tile>>();
+        (total, (total * entry_bytes) as u64)
+    }
+
+    fn reserve(out: &mut Self::Layer, total: usize) {
+        out.reserve_exact(total);
+    }
+
+    #[inline]
+    fn child(
+        &self,
+        layer: &Self::Layer,
+        i: usize,
+        b: usize,
+        n: usize,
+        out: &mut Self::Layer,
+        keep: bool,
+    ) -> bool {
+        let e = layer[i];
+        let state = e.state;
+        let child = state.moved(n, b, state.tile(n));
+        if child == self.goal {
+            return true;
+        }
+        if keep {
+            out.push(Entry {
+                state: child,
+                blank: C::Tile::from_index(n),
+                came_from: e.blank,
+            });
+        }
+        false
+    }
+
+    fn found(layer: &Self::Layer, i: usize) -> Self::Found {
+        layer[i]
+    }
+
+    fn next_layer(&self, out: &mut Self::Layer, previous: Option<&Self::Layer>) -> Self::Layer {
+        out.sort_unstable_by(successor_order::<C, P>);
+        new_states::<C, P>(out, previous.map_or(&[], Vec::as_slice));
+        std::mem::take(out)
+    }
+
+    fn path_back(&self, layers: &[Self::Layer], found: Self::Found) -> Vec<Move> {
+        path_back::<C, P>(
+            self.geometry,
+            layers,
+            found,
+            self.goal.blank(self.geometry.cells),
+        )
+    }
 }
 
 pub(super) fn run_with<C: Capacity, P: Packed<C>>(
@@ -900,108 +1169,16 @@ pub(super) fn run_with<C: Capacity, P: Packed<C>>(
     let cells = geometry.cells;
     let goal = P::pack(&geometry.goal_tiles(), cells);
     let root = P::pack(start, cells);
-    let mut budget = Budget::new(limits);
     if root == goal {
         return solved_at_root();
     }
-    let mut stats = SearchStats {
-        generated: 1,
-        ..SearchStats::default()
+    let store = PackedLayers {
+        geometry,
+        root,
+        goal,
+        goal_neighbours: goal_neighbours::<C, P>(geometry, goal),
     };
-    let entry_bytes = size_of::<Entry<P, C::Tile>>() as u64;
-    let root_blank = C::Tile::from_index(root.blank(cells));
-    let mut layers: Vec<Vec<Entry<P, C::Tile>>> = vec![vec![Entry {
-        state: root,
-        blank: root_blank,
-        came_from: root_blank,
-    }]];
-    let goal_neighbours = goal_neighbours::<C, P>(geometry, goal);
-    let mut out: Vec<Entry<P, C::Tile>> = Vec::new();
-    let mut layer_bytes = entry_bytes;
-    let mut status = None;
-    let mut found = None;
-
-    'search: loop {
-        let layer = layers.last().expect("the root's layer");
-        // The last layer: expanded only to count up to the goal, its successors not stored.
-        let last = goal_neighbours.iter().any(|g| {
-            layer
-                .binary_search_by(|e| entry_order::<C, P>(e, g))
-                .is_ok()
-        });
-        let total: usize = layer
-            .iter()
-            .map(|e| {
-                let b: usize = e.blank.into();
-                usize::from(geometry.neighbour_count[b]) - usize::from(e.came_from != e.blank)
-            })
-            .sum();
-        // Buffer, the stable sort's scratch (half the buffer) and the next layer.
-        let need = layer_bytes + (2 * total + total / 2) as u64 * entry_bytes;
-        if !last {
-            if !budget.memory_allows(need) {
-                status = Some(Outcome::MemoryLimit);
-                break 'search;
-            }
-            stats.memory_bytes = stats.memory_bytes.max(need);
-            out.reserve_exact(total);
-        }
-        for e in layer {
-            let b: usize = e.blank.into();
-            stats.expanded += 1;
-            for k in 0..usize::from(geometry.neighbour_count[b]) {
-                let next = geometry.neighbours[b][k];
-                if next == e.came_from {
-                    continue;
-                }
-                stats.generated += 1;
-                if stats.generated >= budget.next_check
-                    && let Some(s) = budget.check(stats.generated)
-                {
-                    status = Some(s);
-                    break 'search;
-                }
-                let n: usize = next.into();
-                let child = e.state.moved(n, b, e.state.tile(n));
-                if child == goal {
-                    found = Some(*e);
-                    status = Some(Outcome::Solved);
-                    break 'search;
-                }
-                if !last {
-                    out.push(Entry {
-                        state: child,
-                        blank: next,
-                        came_from: e.blank,
-                    });
-                }
-            }
-        }
-        let held = layers.iter().map(Vec::len).sum::<usize>() + out.len();
-        stats.stored_peak = stats.stored_peak.max(held as u64);
-        // A last layer always produces the goal; an empty buffer means no goal reachable.
-        if last || out.is_empty() {
-            break 'search;
-        }
-        out.sort_by(entry_order::<C, P>);
-        let previous: &[Entry<P, C::Tile>] =
-            layers.len().checked_sub(2).map_or(&[], |i| &layers[i]);
-        let next_layer = new_states::<C, P>(&out, previous);
-        layer_bytes += next_layer.capacity() as u64 * entry_bytes;
-        layers.push(next_layer);
-        out.clear();
-    }
-    let held = layers.iter().map(Vec::len).sum::<usize>() + out.len();
-    stats.stored_peak = stats.stored_peak.max(held as u64);
-
-    let moves = found.map(|e| path_back::<C, P>(geometry, &layers, e, goal.blank(cells)));
-    stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
-    RawOutcome {
-        status: status.unwrap_or(Outcome::NodeLimit),
-        moves,
-        stats,
-        per_iteration: Vec::new(),
-    }
+    layered(&store, limits)
 }
 
 /// The goal's neighbours as layer entries (for the test of a layer that holds one).
@@ -1023,30 +1200,31 @@ fn goal_neighbours<C: Capacity, P: Packed<C>>(
         .collect()
 }
 
-/// The next layer from the sorted successor buffer `out`: repeats dropped (the first, smallest
-/// entry kept) and the states of the `previous` layer subtracted, in one merge pass.
+/// Makes the sorted successors `out` the next layer, in place: repeats dropped (the first,
+/// smallest entry kept) and the states of the `previous` layer subtracted, in one merge pass;
+/// the tail given back.
 fn new_states<C: Capacity, P: Packed<C>>(
-    out: &[Entry<P, C::Tile>],
+    out: &mut Vec<Entry<P, C::Tile>>,
     previous: &[Entry<P, C::Tile>],
-) -> Vec<Entry<P, C::Tile>> {
-    let mut next_layer = Vec::with_capacity(out.len());
+) {
+    let mut kept = 0;
     let mut j = 0;
-    let mut last: Option<&Entry<P, C::Tile>> = None;
-    for e in out {
-        if last.is_some_and(|l| entry_order::<C, P>(l, e) == Ordering::Equal) {
+    for i in 0..out.len() {
+        let e = out[i];
+        if i > 0 && entry_order::<C, P>(&out[i - 1], &e) == Ordering::Equal {
             continue;
         }
-        last = Some(e);
-        while j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Less {
+        while j < previous.len() && entry_order::<C, P>(&previous[j], &e) == Ordering::Less {
             j += 1;
         }
-        if j < previous.len() && entry_order::<C, P>(&previous[j], e) == Ordering::Equal {
+        if j < previous.len() && entry_order::<C, P>(&previous[j], &e) == Ordering::Equal {
             continue;
         }
-        next_layer.push(*e);
+        out[kept] = e;
+        kept += 1;
     }
-    next_layer.shrink_to_fit();
-    next_layer
+    out.truncate(kept);
+    out.shrink_to_fit();
 }
 
 /// The moves from the root to the goal, whose producer `e` lies in the last of `layers`: each
@@ -1061,8 +1239,9 @@ fn path_back<C: Capacity, P: Packed<C>>(
     for layer in layers.iter().rev().skip(1) {
         let from: usize = e.came_from.into();
         let b: usize = e.blank.into();
+        let state = e.state;
         let probe = Entry {
-            state: e.state.moved(from, b, e.state.tile(from)),
+            state: state.moved(from, b, state.tile(from)),
             blank: e.came_from,
             came_from: e.came_from,
         };

@@ -64,8 +64,9 @@ trait Side<C: Capacity>: Sized {
     }
 }
 
-/// A node holding its packed position.
-#[derive(Clone, Copy)]
+/// A node holding its packed position. Aligned to at most 8 bytes, so that a `u128` state (up
+/// to 25 cells) takes 24 bytes, not 32.
+#[repr(C, packed(8))]
 struct PackedNode<P, T> {
     state: P,
     parent: u32,
@@ -73,6 +74,15 @@ struct PackedNode<P, T> {
     /// move reaches).
     came_from: T,
 }
+
+impl<P: Copy, T: Copy> Clone for PackedNode<P, T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: Copy, T: Copy> Copy for PackedNode<P, T> {}
 
 /// A side of packed nodes (`P` a packing of capacity `C`).
 struct PackedSide<C: Capacity, P> {
@@ -106,7 +116,7 @@ impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
         });
         let nodes = &side.nodes;
         side.table
-            .insert_unique(root.hash64(), 0, |&i| nodes[i as usize].state.hash64());
+            .insert_unique(root.hash64(), 0, |&i| { nodes[i as usize].state }.hash64());
         side
     }
     fn len(&self) -> usize {
@@ -123,7 +133,8 @@ impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
     fn open(&mut self, idx: usize, _: usize) -> (usize, usize) {
         let node = self.nodes[idx];
         self.current = node.state;
-        (node.state.blank(self.cells), node.came_from.into())
+        let came_from = node.came_from;
+        (self.current.blank(self.cells), came_from.into())
     }
     #[inline]
     fn child(&self, next: usize, blank: usize, _: Move) -> PackedChild<P> {
@@ -144,8 +155,8 @@ impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
         let nodes = &self.nodes;
         match self.table.entry(
             hash,
-            |&i| nodes[i as usize].state == state,
-            |&j| nodes[j as usize].state.hash64(),
+            |&i| { nodes[i as usize].state } == state,
+            |&j| { nodes[j as usize].state }.hash64(),
         ) {
             Entry::Occupied(_) => return None,
             Entry::Vacant(v) => {
@@ -162,7 +173,10 @@ impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
     #[inline]
     fn find(&self, child: &PackedChild<P>, _: &C::Tiles) -> Option<u32> {
         self.table
-            .find(child.hash, |&i| self.nodes[i as usize].state == child.state)
+            .find(
+                child.hash,
+                |&i| { self.nodes[i as usize].state } == child.state,
+            )
             .copied()
     }
     fn parent(&self, i: u32) -> u32 {

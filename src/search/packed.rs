@@ -1,7 +1,7 @@
 //! Compact positions for the searches that store states (A*, Dijkstra, BFS).
 //!
 //! The state type is fitted to the board: 4 bits a cell in a `u64` up to 16 cells (the 4 x 4
-//! in 8 bytes), 5 bits a cell in a `u128` up to 25 cells, a byte a cell beyond. A move changes
+//! in 8 bytes), 5 bits a cell in a `u128` up to 25 cells, a byte a cell beyond (in 40, 56 or 64 bytes). A move changes
 //! two cells, so a child's packed form is derived from its parent's with two field writes
 //! rather than repacked.
 //!
@@ -223,6 +223,9 @@ macro_rules! with_packed {
         } else if cells <= 40 {
             type $p = $crate::search::packed::Wide<5>;
             $body
+        } else if cells <= 56 {
+            type $p = $crate::search::packed::Wide<7>;
+            $body
         } else {
             type $p = $crate::search::packed::Wide<8>;
             $body
@@ -287,7 +290,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) % m
         };
-        for cells in [9, 16, 25, 36, 64] {
+        for cells in [9, 16, 25, 36, 49, 64] {
             for _ in 0..200 {
                 let mut a = [0u8; MAX_EXACT_CELLS];
                 let mut b = [0u8; MAX_EXACT_CELLS];
@@ -313,6 +316,9 @@ mod tests {
                 if cells <= 40 {
                     assert_eq!(cmp::<Wide<5>>(&a, &b, cells), want);
                 }
+                if cells <= 56 {
+                    assert_eq!(cmp::<Wide<7>>(&a, &b, cells), want);
+                }
                 assert_eq!(cmp::<Wide<8>>(&a, &b, cells), want);
                 let mut la = [0u16; 128];
                 let mut lb = [0u16; 128];
@@ -331,6 +337,7 @@ mod tests {
         round_trip::<u64>(9);
         round_trip::<u128>(25);
         round_trip::<Wide<5>>(36);
+        round_trip::<Wide<7>>(55);
         round_trip::<Wide<8>>(64);
         large_round_trip::<u8, 128>(81);
         large_round_trip::<u8, 256>(256);

@@ -12,9 +12,9 @@
 //! two lists, where the tiles differ (a cell on one list only holds the root's tile in the
 //! other). Nothing is ever unpacked into a whole position.
 //!
-//! Everything else is the packed path's algorithm step for step (expand a layer in its order,
-//! sort the successors, drop repeats and the layer before in one merge), so counts, lengths and
-//! paths are the same node for node.
+//! Everything else is the packed path's algorithm: the same driver ([`super::bfs::layered`]:
+//! expand a layer in its order, sort the successors, drop repeats and the layer before in one
+//! merge) over this layer store, so counts, lengths and paths are the same node for node.
 //!
 //! Storage: an arena of tiles per layer, each state `[blank, came-from, cell, tile, ...]`, and
 //! an index of `u64`s, the state's offset in the arena (high 48 bits) and its pair count (low
@@ -27,8 +27,8 @@ use std::mem::size_of;
 use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt};
 
-use super::bfs::solved_at_root;
-use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, moves_between_blanks};
+use super::bfs::{LayerStore, layered, solved_at_root};
+use super::{Limits, RawOutcome, moves_between_blanks};
 
 /// The low bits of an index entry: the state's pair count.
 const LEN_BITS: u32 = 16;
@@ -200,108 +200,138 @@ pub(crate) fn run<C: Capacity>(
     let root = &start.as_ref()[..cells];
     let goal_tiles = geometry.goal_tiles();
     let goal = &goal_tiles.as_ref()[..cells];
-    let mut budget = Budget::new(limits);
     if root == goal {
         return solved_at_root();
     }
-    let mut stats = SearchStats {
-        generated: 1,
-        ..SearchStats::default()
-    };
     let goal_blank = geometry.blank_of(&goal_tiles);
     let (goal_pairs, goal_neighbours) = goal_lists(geometry, root, goal, goal_blank);
-    let root_blank = geometry.blank_of(start);
-    let mut first = Layer::default();
-    first.push(State {
-        blank: root_blank,
-        came_from: root_blank,
-        pairs: &[],
-    });
-    let mut layer_bytes = first.bytes();
-    let mut layers = vec![first];
-    let mut out = Layer::default();
-    let mut status = None;
-    let mut found: Option<(usize, usize, Vec<C::Tile>)> = None;
+    let store = SparseLayers {
+        geometry,
+        root,
+        root_blank: geometry.blank_of(start),
+        goal_blank,
+        goal_pairs,
+        goal_neighbours,
+    };
+    layered(&store, limits)
+}
 
-    'search: loop {
-        let layer = layers.last().expect("the root's layer");
-        // The last layer: expanded only to count up to the goal, its successors not stored.
-        let last = goal_neighbours
-            .iter()
-            .any(|(n, pairs)| holds(root, layer, *n, pairs));
-        if !last {
-            let (total, bound) = successors_size(geometry, root_blank, layer);
-            // The successors (index and arena) and the next layer, at most as large.
-            let need = layer_bytes + 2 * (total * 8 + bound * size_of::<C::Tile>()) as u64;
-            if !budget.memory_allows(need) {
-                status = Some(Outcome::MemoryLimit);
-                break 'search;
-            }
-            stats.memory_bytes = stats.memory_bytes.max(need);
-            out.index.reserve_exact(total);
-            out.arena.reserve_exact(bound);
-        }
-        for &e in &layer.index {
-            let s = layer.get(e);
-            let b = s.blank;
-            stats.expanded += 1;
-            for k in 0..usize::from(geometry.neighbour_count[b]) {
-                let n: usize = geometry.neighbours[b][k].into();
-                if n == s.came_from {
-                    continue;
-                }
-                stats.generated += 1;
-                if stats.generated >= budget.next_check
-                    && let Some(st) = budget.check(stats.generated)
-                {
-                    status = Some(st);
-                    break 'search;
-                }
-                let off = out.arena.len();
-                out.arena.push(C::Tile::from_index(n));
-                out.arena.push(C::Tile::from_index(b));
-                let tile = tile_at(root, s.pairs, n);
-                let len = push_successor(&mut out.arena, root, s.pairs, b, n, tile);
-                if n == goal_blank && out.arena[off + 2..] == goal_pairs[..] {
-                    found = Some((b, s.came_from, s.pairs.to_vec()));
-                    status = Some(Outcome::Solved);
-                    break 'search;
-                }
-                if last {
-                    out.arena.truncate(off);
-                } else {
-                    out.index.push((off as u64) << LEN_BITS | len as u64);
-                }
-            }
-        }
-        let held = layers.iter().map(|l| l.index.len()).sum::<usize>() + out.index.len();
-        stats.stored_peak = stats.stored_peak.max(held as u64);
-        // A last layer always produces the goal; no successors means no goal reachable.
-        if last || out.index.is_empty() {
-            break 'search;
-        }
-        let previous = layers.len().checked_sub(2).map(|i| &layers[i]);
-        let next_layer = new_states(root, &mut out, previous);
-        layer_bytes += next_layer.bytes();
-        layers.push(next_layer);
+/// Layers of states kept as their differences from the root.
+struct SparseLayers<'a, C: Capacity> {
+    geometry: &'a Geometry<C>,
+    root: &'a [C::Tile],
+    root_blank: usize,
+    goal_blank: usize,
+    goal_pairs: Vec<C::Tile>,
+    /// The goal's neighbours: blank cell and pair list.
+    goal_neighbours: Vec<(usize, Vec<C::Tile>)>,
+}
+
+/// The goal's producer: blank, came-from cell and pair list.
+type Producer<T> = (usize, usize, Vec<T>);
+
+impl<C: Capacity> LayerStore<C> for SparseLayers<'_, C> {
+    type Layer = Layer<C::Tile>;
+    type Found = Producer<C::Tile>;
+    /// Successors, and a bound on the arena they take.
+    type Sizes = (usize, usize);
+
+    fn geometry(&self) -> &Geometry<C> {
+        self.geometry
     }
-    let held = layers.iter().map(|l| l.index.len()).sum::<usize>() + out.index.len();
-    stats.stored_peak = stats.stored_peak.max(held as u64);
 
-    let moves = found.map(|(blank, came_from, pairs)| {
+    fn root_layer(&self) -> Layer<C::Tile> {
+        let mut first = Layer::default();
+        first.push(State {
+            blank: self.root_blank,
+            came_from: self.root_blank,
+            pairs: &[],
+        });
+        first
+    }
+
+    #[inline]
+    fn len(layer: &Layer<C::Tile>) -> usize {
+        layer.index.len()
+    }
+
+    fn bytes(layer: &Layer<C::Tile>) -> u64 {
+        layer.bytes()
+    }
+
+    #[inline]
+    fn cells(layer: &Layer<C::Tile>, i: usize) -> (usize, usize) {
+        let s = layer.get(layer.index[i]);
+        (s.blank, s.came_from)
+    }
+
+    fn holds_goal_neighbour(&self, layer: &Layer<C::Tile>) -> bool {
+        self.goal_neighbours
+            .iter()
+            .any(|(n, pairs)| holds(self.root, layer, *n, pairs))
+    }
+
+    fn sizes(&self, layer: &Layer<C::Tile>) -> ((usize, usize), u64) {
+        let (total, bound) = successors_size(self.geometry, self.root_blank, layer);
+        // The successors (index and arena) and the next layer, at most as large.
+        let bytes = 2 * (total * 8 + bound * size_of::<C::Tile>()) as u64;
+        ((total, bound), bytes)
+    }
+
+    fn reserve(out: &mut Layer<C::Tile>, (total, bound): (usize, usize)) {
+        out.index.reserve_exact(total);
+        out.arena.reserve_exact(bound);
+    }
+
+    #[inline]
+    fn child(
+        &self,
+        layer: &Layer<C::Tile>,
+        i: usize,
+        b: usize,
+        n: usize,
+        out: &mut Layer<C::Tile>,
+        keep: bool,
+    ) -> bool {
+        let s = layer.get(layer.index[i]);
+        let off = out.arena.len();
+        out.arena.push(C::Tile::from_index(n));
+        out.arena.push(C::Tile::from_index(b));
+        let tile = tile_at(self.root, s.pairs, n);
+        let len = push_successor(&mut out.arena, self.root, s.pairs, b, n, tile);
+        if n == self.goal_blank && out.arena[off + 2..] == self.goal_pairs[..] {
+            out.arena.truncate(off);
+            return true;
+        }
+        if keep {
+            out.index.push((off as u64) << LEN_BITS | len as u64);
+        } else {
+            out.arena.truncate(off);
+        }
+        false
+    }
+
+    fn found(layer: &Layer<C::Tile>, i: usize) -> Producer<C::Tile> {
+        let s = layer.get(layer.index[i]);
+        (s.blank, s.came_from, s.pairs.to_vec())
+    }
+
+    fn next_layer(
+        &self,
+        out: &mut Layer<C::Tile>,
+        previous: Option<&Layer<C::Tile>>,
+    ) -> Layer<C::Tile> {
+        new_states(self.root, out, previous)
+    }
+
+    fn path_back(&self, layers: &[Layer<C::Tile>], found: Producer<C::Tile>) -> Vec<Move> {
+        let (blank, came_from, pairs) = found;
         let producer = State {
             blank,
             came_from,
             pairs: &pairs,
         };
-        path_back(geometry, root, &layers, producer, goal_blank)
-    });
-    stats.memory_bytes = stats.memory_bytes.max(layer_bytes);
-    RawOutcome {
-        status: status.unwrap_or(Outcome::NodeLimit),
-        moves,
-        stats,
-        per_iteration: Vec::new(),
+        path_back(self.geometry, self.root, layers, producer, self.goal_blank)
     }
 }
 
