@@ -17,7 +17,7 @@ use npuzzle::search::IterationCount;
 use npuzzle::split::combine::{Combined, combine, write_combined};
 use npuzzle::split::piece::{PieceState, run_piece};
 use npuzzle::split::plan::{PlanRequest, make_plan};
-use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, solve};
+use npuzzle::{Algorithm, Board, Goal, HeuristicKind, Limits, Outcome, SolveReport, solve};
 
 const BENCH: &str = env!("CARGO_BIN_EXE_bench");
 
@@ -26,6 +26,38 @@ struct Korf {
     optimal: usize,
     generated: u64,
     board: Board,
+}
+
+/// Single-process IDA* + Manhattan on a blank-first board: the reference every split is
+/// compared with (its counts are Korf's published ones on his instances).
+fn single_idastar_manhattan(board: &Board) -> SolveReport {
+    solve(
+        board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        &HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap()
+}
+
+/// Korf's instance 4, the one the command-line tests split.
+fn korf4_board() -> Board {
+    Board::new(
+        4,
+        4,
+        vec![0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15],
+    )
+    .unwrap()
+}
+
+/// The lines of a split directory's `iterations.csv`, header first.
+fn iteration_lines(out: &Path) -> Vec<String> {
+    std::fs::read_to_string(out.join("iterations.csv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 fn korf(max_generated: u64) -> Vec<Korf> {
@@ -116,14 +148,7 @@ fn korfs_instances_split_in_8_pieces_count_what_one_process_counts() {
             8,
         );
         let c = split_run(dir.path(), &req);
-        let single = solve(
-            &inst.board,
-            Goal::BlankFirst,
-            Algorithm::Idastar,
-            &HeuristicKind::Manhattan,
-            &Limits::default(),
-        )
-        .unwrap();
+        let single = single_idastar_manhattan(&inst.board);
         let what = format!("Korf #{}", inst.id);
         // The single-process counts are Korf's published ones (the independent check).
         let per: u64 = single.per_iteration.iter().map(|i| i.generated).sum();
@@ -270,14 +295,7 @@ fn a_frontier_deepened_for_many_pieces_still_counts_exactly() {
     }
     let dir = tempfile::tempdir().unwrap();
     let c = split_run(dir.path(), &req);
-    let single = solve(
-        &inst.board,
-        Goal::BlankFirst,
-        Algorithm::Idastar,
-        &HeuristicKind::Manhattan,
-        &Limits::default(),
-    )
-    .unwrap();
+    let single = single_idastar_manhattan(&inst.board);
     let per: u64 = single.per_iteration.iter().map(|i| i.generated).sum();
     assert_eq!(
         per - (single.per_iteration.len() as u64 - 1),
@@ -403,14 +421,7 @@ fn pieces_stop_at_the_solutions_frontier_node_in_its_bound() {
             HeuristicKind::Manhattan,
             8,
         );
-        let single = solve(
-            &inst.board,
-            Goal::BlankFirst,
-            Algorithm::Idastar,
-            &HeuristicKind::Manhattan,
-            &Limits::default(),
-        )
-        .unwrap();
+        let single = single_idastar_manhattan(&inst.board);
         let what = format!("Korf #{}", inst.id);
         let solution = single.moves.clone().unwrap();
         let last = *single.per_iteration.last().unwrap();
@@ -594,27 +605,11 @@ fn pieces_as_processes_combine_into_one_results_row() {
         ("idastar", "manhattan")
     );
     assert!(row.message.as_deref().unwrap().contains("8 pieces"));
-    let board = Board::new(
-        4,
-        4,
-        vec![0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15],
-    )
-    .unwrap();
+    let board = korf4_board();
     let moves = npuzzle::board::moves_from_str(row.solution.as_deref().unwrap()).unwrap();
     assert!(board.replay_reaches_goal(&moves, Goal::BlankFirst));
-    let single = solve(
-        &board,
-        Goal::BlankFirst,
-        Algorithm::Idastar,
-        &HeuristicKind::Manhattan,
-        &Limits::default(),
-    )
-    .unwrap();
-    let lines: Vec<String> = std::fs::read_to_string(out.join("iterations.csv"))
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let single = single_idastar_manhattan(&board);
+    let lines: Vec<String> = iteration_lines(&out);
     assert_eq!(lines.len(), single.per_iteration.len() + 1);
     for (line, s) in lines[1..]
         .iter()
@@ -696,25 +691,9 @@ fn a_piece_list_runs_the_pieces_in_one_process() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = bench(&["split", "combine", "--out", out_s, "-q"]);
     assert_eq!(o.status.code(), Some(0));
-    let board = Board::new(
-        4,
-        4,
-        vec![0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15],
-    )
-    .unwrap();
-    let single = solve(
-        &board,
-        Goal::BlankFirst,
-        Algorithm::Idastar,
-        &HeuristicKind::Manhattan,
-        &Limits::default(),
-    )
-    .unwrap();
-    let lines: Vec<String> = std::fs::read_to_string(out.join("iterations.csv"))
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let board = korf4_board();
+    let single = single_idastar_manhattan(&board);
+    let lines: Vec<String> = iteration_lines(&out);
     assert_eq!(lines.len(), single.per_iteration.len() + 1);
     for (line, s) in lines[1..].iter().zip(&single.per_iteration) {
         if s.complete {
