@@ -24,9 +24,10 @@ use crate::geometry::{Capacity, Geometry};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
+use super::chunked::Chunked;
 use super::implicit::{self, Links, Replay, korf_index};
 use super::packed::Packed;
-use super::storage::{PackedJob, Storage, StoredJob};
+use super::storage::{IMPLICIT_ABOVE, PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, MAX_STORED_DEPTH, Outcome, RawOutcome, SearchStats};
 
 /// One stored state: for the 4 x 4, 16 bytes. Aligned to at most 8 bytes, so that a `u128`
@@ -244,6 +245,7 @@ impl<C: Storage, H: Heuristic<C>> PackedJob<C> for Job<'_, C, H> {
 }
 
 impl<C: Storage, H: Heuristic<C>> StoredJob<C> for Job<'_, C, H> {
+    const PACKED_UP_TO: usize = IMPLICIT_ABOVE;
     fn run_implicit(self) -> RawOutcome {
         let positions = Implicit(Replay::new(self.geometry, self.start));
         let (g, s, l) = (self.geometry, self.start, self.limits);
@@ -308,14 +310,14 @@ trait Positions<C: Capacity> {
     /// otherwise) and blank.
     fn open<M>(
         &mut self,
-        nodes: &[Node<Self::State, M>],
+        nodes: &Chunked<Node<Self::State, M>>,
         idx: u32,
         tiles: bool,
     ) -> (C::Tiles, usize);
     /// Whether node `idx` is the goal.
     fn is_goal<M>(
         &mut self,
-        nodes: &[Node<Self::State, M>],
+        nodes: &Chunked<Node<Self::State, M>>,
         idx: u32,
         geometry: &Geometry<C>,
     ) -> bool;
@@ -327,7 +329,7 @@ trait Positions<C: Capacity> {
     /// when [`Positions::NEEDS_TILES`].
     fn same<M>(
         &self,
-        nodes: &[Node<Self::State, M>],
+        nodes: &Chunked<Node<Self::State, M>>,
         i: u32,
         state: &Self::State,
         tiles: &C::Tiles,
@@ -350,7 +352,7 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
         state.hash64()
     }
     #[inline]
-    fn open<M>(&mut self, nodes: &[Node<P, M>], idx: u32, tiles: bool) -> (C::Tiles, usize) {
+    fn open<M>(&mut self, nodes: &Chunked<Node<P, M>>, idx: u32, tiles: bool) -> (C::Tiles, usize) {
         let state = nodes[idx as usize].state;
         let t = if tiles {
             state.unpack(self.0)
@@ -360,7 +362,7 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
         (t, state.blank(self.0))
     }
     #[inline]
-    fn is_goal<M>(&mut self, nodes: &[Node<P, M>], idx: u32, geometry: &Geometry<C>) -> bool {
+    fn is_goal<M>(&mut self, nodes: &Chunked<Node<P, M>>, idx: u32, geometry: &Geometry<C>) -> bool {
         let state = nodes[idx as usize].state;
         geometry.is_goal(&state.unpack(self.0))
     }
@@ -373,7 +375,7 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
         state.moved(from, to, tile)
     }
     #[inline]
-    fn same<M>(&self, nodes: &[Node<P, M>], i: u32, state: &P, _: &C::Tiles, _: usize) -> bool {
+    fn same<M>(&self, nodes: &Chunked<Node<P, M>>, i: u32, state: &P, _: &C::Tiles, _: usize) -> bool {
         let kept = nodes[i as usize].state;
         kept == *state
     }
@@ -382,7 +384,7 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
 /// Positions kept as their hash and replayed from the root (see [`super::implicit`]).
 struct Implicit<C: Capacity>(Replay<C>);
 
-impl<S, M> Links for [Node<S, M>] {
+impl<S, M> Links for Chunked<Node<S, M>> {
     #[inline]
     fn link(&self, i: u32) -> (u32, usize) {
         let n = &self[i as usize];
@@ -403,11 +405,11 @@ impl<C: Capacity> Positions<C> for Implicit<C> {
         implicit::table_hash(*state)
     }
     #[inline]
-    fn open<M>(&mut self, nodes: &[Node<u32, M>], idx: u32, _: bool) -> (C::Tiles, usize) {
+    fn open<M>(&mut self, nodes: &Chunked<Node<u32, M>>, idx: u32, _: bool) -> (C::Tiles, usize) {
         let (tiles, blank) = self.0.seek_any(nodes, idx);
         (*tiles, blank)
     }
-    fn is_goal<M>(&mut self, nodes: &[Node<u32, M>], idx: u32, geometry: &Geometry<C>) -> bool {
+    fn is_goal<M>(&mut self, nodes: &Chunked<Node<u32, M>>, idx: u32, geometry: &Geometry<C>) -> bool {
         geometry.is_goal(self.0.seek_any(nodes, idx).0)
     }
     #[inline]
@@ -421,7 +423,7 @@ impl<C: Capacity> Positions<C> for Implicit<C> {
     #[inline]
     fn same<M>(
         &self,
-        nodes: &[Node<u32, M>],
+        nodes: &Chunked<Node<u32, M>>,
         i: u32,
         state: &u32,
         tiles: &C::Tiles,
@@ -483,7 +485,7 @@ fn rebuilds_memo<C: Capacity, H: Heuristic<C>>(_: &H) -> bool {
 
 /// A*'s tables: every node ever generated, the index over them, the open list.
 struct Tables<St, S, Q> {
-    nodes: Vec<Node<St, S>>,
+    nodes: Chunked<Node<St, S>>,
     table: HashTable<u32>,
     open: Q,
 }
@@ -502,12 +504,11 @@ impl<St: Copy, S: Copy, Q: OpenList> Tables<St, S, Q> {
     /// where memory jumps, so the check comes before either can happen.
     #[inline]
     fn room_for_one(&self, budget: &Budget) -> bool {
-        if self.nodes.len() < self.nodes.capacity() && self.table.len() < self.table.capacity() {
+        let nodes = self.nodes.growth_bytes() as u64;
+        if nodes == 0 && self.table.len() < self.table.capacity() {
             return true;
         }
-        let grown = self.memory()
-            + self.nodes.capacity() as u64 * Self::NODE_BYTES
-            + self.table.capacity() as u64 * 8 / 7 * 5;
+        let grown = self.memory() + nodes + self.table.capacity() as u64 * 8 / 7 * 5;
         budget.memory_allows(grown)
     }
 }
@@ -595,7 +596,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
 ) -> RawOutcome {
     let mut budget = Budget::new(limits);
     let mut t = Tables::<P::State, S, Q> {
-        nodes: Vec::with_capacity(budget.initial_capacity()),
+        nodes: Chunked::with_capacity(budget.initial_capacity()),
         table: HashTable::with_capacity(budget.initial_capacity()),
         open: Q::default(),
     };
@@ -685,7 +686,7 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
     }
     stats.stored_peak = t.nodes.len() as u64;
     stats.memory_bytes = t.memory();
-    let moves = goal_index.map(|i| implicit::moves_to(&t.nodes[..], i));
+    let moves = goal_index.map(|i| implicit::moves_to(&t.nodes, i));
     RawOutcome {
         status: status.unwrap_or(Outcome::NodeLimit),
         moves,

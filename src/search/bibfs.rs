@@ -20,7 +20,7 @@ use crate::geometry::{Capacity, Geometry, TileInt};
 
 use super::implicit::{self, Links, Replay};
 use super::packed::Packed;
-use super::storage::{PackedJob, Storage, StoredJob};
+use super::storage::{IMPLICIT_ABOVE, PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, trace_back};
 
 /// One direction's search: its nodes (in BFS order), their index, where its current layer
@@ -387,6 +387,7 @@ impl<C: Storage> PackedJob<C> for Job<'_, C> {
 }
 
 impl<C: Storage> StoredJob<C> for Job<'_, C> {
+    const PACKED_UP_TO: usize = IMPLICIT_ABOVE;
     fn run_implicit(self) -> RawOutcome {
         run_with::<C, LinkSide<C>>(self.geometry, self.start, self.limits)
     }

@@ -26,6 +26,7 @@
 mod astar;
 mod bfs;
 mod bibfs;
+mod chunked;
 pub mod custom;
 pub mod duplicates;
 mod idastar;

@@ -12,11 +12,16 @@
 //! [`Storage::packed`] or [`Storage::stored`] call it monomorphised for the chosen storage, so
 //! nothing per node asks which one it has.
 
-use crate::geometry::{Geometry, Large, Small, TileInt, Tiles};
+use crate::geometry::{Geometry, Large, MAX_EXACT_CELLS, Small, TileInt, Tiles};
 use crate::heuristic::{Built, Heuristics};
 use crate::with_packed;
 
 use super::packed::Packed;
+
+/// The most cells whose states A*, its variants and bibfs keep packed in the node: a `u128`
+/// (25 cells) makes a 24-byte node; a wider packing would cost more than the node, hash and
+/// replay of an implicit state (see [`super::implicit`]).
+pub(crate) const IMPLICIT_ABOVE: usize = 25;
 
 /// A search that stores its states as a [`Packed`] type `P`.
 pub(crate) trait PackedJob<C: Heuristics> {
@@ -28,6 +33,9 @@ pub(crate) trait PackedJob<C: Heuristics> {
 
 /// A [`PackedJob`] that can also keep its states implicitly (see [`super::implicit`]).
 pub(crate) trait StoredJob<C: Heuristics>: PackedJob<C> {
+    /// On [`Small`] boards, the most cells whose states are still packed in the node (beyond,
+    /// implicit); [`Large`] boards are always implicit.
+    const PACKED_UP_TO: usize = MAX_EXACT_CELLS;
     /// Runs the search with states kept implicitly.
     fn run_implicit(self) -> Self::Output;
 }
@@ -54,7 +62,11 @@ impl Storage for Small {
         with_packed!(cells, P => job.run::<P>())
     }
     fn stored<J: StoredJob<Small>>(cells: usize, job: J) -> J::Output {
-        Self::packed(cells, job)
+        if cells > J::PACKED_UP_TO {
+            job.run_implicit()
+        } else {
+            Self::packed(cells, job)
+        }
     }
     fn small<'a>(geometry: &'a Geometry, tiles: &'a Tiles) -> Option<(&'a Geometry, &'a Tiles)> {
         Some((geometry, tiles))
