@@ -362,7 +362,12 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
         (t, state.blank(self.0))
     }
     #[inline]
-    fn is_goal<M>(&mut self, nodes: &Chunked<Node<P, M>>, idx: u32, geometry: &Geometry<C>) -> bool {
+    fn is_goal<M>(
+        &mut self,
+        nodes: &Chunked<Node<P, M>>,
+        idx: u32,
+        geometry: &Geometry<C>,
+    ) -> bool {
         let state = nodes[idx as usize].state;
         geometry.is_goal(&state.unpack(self.0))
     }
@@ -375,7 +380,14 @@ impl<C: Capacity, P: Packed<C>> Positions<C> for Explicit<P> {
         state.moved(from, to, tile)
     }
     #[inline]
-    fn same<M>(&self, nodes: &Chunked<Node<P, M>>, i: u32, state: &P, _: &C::Tiles, _: usize) -> bool {
+    fn same<M>(
+        &self,
+        nodes: &Chunked<Node<P, M>>,
+        i: u32,
+        state: &P,
+        _: &C::Tiles,
+        _: usize,
+    ) -> bool {
         let kept = nodes[i as usize].state;
         kept == *state
     }
@@ -409,7 +421,12 @@ impl<C: Capacity> Positions<C> for Implicit<C> {
         let (tiles, blank) = self.0.seek_any(nodes, idx);
         (*tiles, blank)
     }
-    fn is_goal<M>(&mut self, nodes: &Chunked<Node<u32, M>>, idx: u32, geometry: &Geometry<C>) -> bool {
+    fn is_goal<M>(
+        &mut self,
+        nodes: &Chunked<Node<u32, M>>,
+        idx: u32,
+        geometry: &Geometry<C>,
+    ) -> bool {
         geometry.is_goal(self.0.seek_any(nodes, idx).0)
     }
     #[inline]
@@ -692,5 +709,116 @@ fn run_with<C: Capacity, P: Positions<C>, H: Heuristic<C>, Q: OpenList, S: MemoS
         moves,
         stats,
         per_iteration: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Goal;
+    use crate::geometry::{Small, Tiles};
+    use crate::heuristic::{Manhattan, Zero};
+    use crate::search::implicit::hash_of;
+    use crate::search::packed::Wide;
+    use crate::search::storage::testing::{layers, walk};
+
+    /// What must not depend on how a state is stored.
+    fn summary(r: &RawOutcome) -> (Outcome, Option<Vec<Move>>, u64, u64, u64) {
+        let s = &r.stats;
+        (
+            r.status,
+            r.moves.clone(),
+            s.expanded,
+            s.generated,
+            s.stored_peak,
+        )
+    }
+
+    /// The same search with states packed as `P` (the oracle: states compared whole) and
+    /// implicit (hash, parent and move, replayed).
+    fn both<P: Packed, H: Heuristic>(
+        geometry: &Geometry,
+        start: &Tiles,
+        h: &H,
+        priority: Priority,
+        max_nodes: Option<u64>,
+    ) -> (RawOutcome, RawOutcome) {
+        let limits = Limits {
+            max_nodes,
+            ..Limits::default()
+        };
+        let job = || Job {
+            geometry,
+            start,
+            h,
+            limits: &limits,
+            priority,
+        };
+        (job().run::<P>(), job().run_implicit())
+    }
+
+    /// A*, weighted A* and greedy on 26-64 cells (implicit there) store, expand and answer
+    /// node for node what the packed nodes do, past several chunks of nodes (solved, or
+    /// stopped by the node limit in the same place).
+    #[test]
+    fn implicit_nodes_agree_with_packed_ones_node_for_node() {
+        fn check<P: Packed>(rows: usize, cols: usize, moves: usize) {
+            let geometry = Geometry::new(rows, cols, Goal::BlankLast);
+            let h = Manhattan::new(&geometry);
+            let mut most = 0;
+            for seed in 1..=3 {
+                let start = walk(&geometry, moves, seed);
+                for priority in [Priority::Astar, Priority::Weighted(150), Priority::Greedy] {
+                    let (packed, implicit) =
+                        both::<P, _>(&geometry, &start, &h, priority, Some(400_000));
+                    assert_eq!(
+                        summary(&implicit),
+                        summary(&packed),
+                        "{rows}x{cols} {priority:?}"
+                    );
+                    most = most.max(packed.stats.stored_peak);
+                }
+            }
+            assert!(
+                most > 2 * super::super::chunked::CHUNK as u64,
+                "{rows}x{cols}: {most}"
+            );
+        }
+        check::<Wide<5>>(6, 6, 80);
+        check::<Wide<7>>(7, 7, 80);
+        check::<Wide<8>>(8, 8, 200);
+    }
+
+    /// Two distinct positions whose kept 32-bit hashes are equal, both stored by one
+    /// uniform-cost search: the implicit store must keep them apart (the stored and expanded
+    /// counts of packed nodes, and a path as long as an exact BFS says).
+    #[test]
+    fn a_hash_collision_is_told_apart() {
+        let geometry = Geometry::new(6, 6, Goal::BlankLast);
+        let distance = 14;
+        let start = layers(&geometry, &geometry.goal_tiles(), distance)[distance][0];
+        // Every position within `distance` of the start is stored before the goal is taken.
+        let ball: Vec<Tiles> = layers(&geometry, &start, distance).concat();
+        let mut kept: Vec<(u32, usize)> = ball
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (hash_of::<Small>(t, 36) as u32, i))
+            .collect();
+        kept.sort_unstable();
+        let collisions = kept
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0 && ball[w[0].1] != ball[w[1].1])
+            .count();
+        assert!(
+            collisions > 0,
+            "no collision among {} positions",
+            ball.len()
+        );
+        let (packed, implicit) =
+            both::<Wide<5>, _>(&geometry, &start, &Zero, Priority::Astar, None);
+        assert!(packed.stats.stored_peak >= ball.len() as u64);
+        assert_eq!(summary(&implicit), summary(&packed));
+        // The start was taken from the BFS layer at `distance` from the goal.
+        assert_eq!(implicit.moves.map(|m| m.len()), Some(distance));
     }
 }

@@ -18,6 +18,7 @@ use hashbrown::hash_table::Entry;
 use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt};
 
+use super::chunked::Chunked;
 use super::implicit::{self, Links, Replay};
 use super::packed::Packed;
 use super::storage::{IMPLICIT_ABOVE, PackedJob, Storage, StoredJob};
@@ -32,8 +33,9 @@ trait Side<C: Capacity>: Sized {
     fn new(geometry: &Geometry<C>, root: &C::Tiles, capacity: usize) -> Self;
     /// Nodes stored.
     fn len(&self) -> usize;
-    /// Whether the next insertion may grow the node vector or the table.
-    fn full(&self) -> bool;
+    /// The bytes the next insertion may allocate: a chunk of nodes or a new table (held
+    /// beside the old one while it fills); 0 when it has room.
+    fn growth(&self) -> u64;
     /// Bytes held.
     fn bytes(&self) -> u64;
     /// Prepares node `idx`, `depth` moves from the root, for expansion: its blank and the
@@ -64,6 +66,16 @@ trait Side<C: Capacity>: Sized {
     }
 }
 
+/// [`Side::growth`] of a side's nodes and table.
+fn growth<T>(nodes: &Chunked<T>, table: &HashTable<u32>) -> u64 {
+    let table = if table.len() == table.capacity() {
+        table.capacity() as u64 * 8 / 7 * 5 * 2
+    } else {
+        0
+    };
+    nodes.growth_bytes() as u64 + table
+}
+
 /// A node holding its packed position. Aligned to at most 8 bytes, so that a `u128` state (up
 /// to 25 cells) takes 24 bytes, not 32.
 #[repr(C, packed(8))]
@@ -86,7 +98,7 @@ impl<P: Copy, T: Copy> Copy for PackedNode<P, T> {}
 
 /// A side of packed nodes (`P` a packing of capacity `C`).
 struct PackedSide<C: Capacity, P> {
-    nodes: Vec<PackedNode<P, C::Tile>>,
+    nodes: Chunked<PackedNode<P, C::Tile>>,
     table: HashTable<u32>,
     cells: usize,
     /// The node being expanded.
@@ -102,7 +114,7 @@ impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
         let cells = geometry.cells;
         let root = P::pack(root, cells);
         let mut side = PackedSide {
-            nodes: Vec::with_capacity(capacity),
+            nodes: Chunked::with_capacity(capacity),
             table: HashTable::with_capacity(capacity),
             cells,
             current: root,
@@ -122,8 +134,8 @@ impl<C: Capacity, P: Packed<C>> Side<C> for PackedSide<C, P> {
     fn len(&self) -> usize {
         self.nodes.len()
     }
-    fn full(&self) -> bool {
-        self.nodes.len() == self.nodes.capacity() || self.table.len() == self.table.capacity()
+    fn growth(&self) -> u64 {
+        growth(&self.nodes, &self.table)
     }
     fn bytes(&self) -> u64 {
         (self.nodes.capacity() * size_of::<PackedNode<P, C::Tile>>()) as u64
@@ -217,7 +229,7 @@ impl LinkNode {
     }
 }
 
-impl Links for [LinkNode] {
+impl Links for Chunked<LinkNode> {
     #[inline]
     fn link(&self, i: u32) -> (u32, usize) {
         let up = self[i as usize].up;
@@ -233,7 +245,7 @@ impl Links for [LinkNode] {
 
 /// A side of implicit nodes, with its replay cursor.
 struct LinkSide<C: Capacity> {
-    nodes: Vec<LinkNode>,
+    nodes: Chunked<LinkNode>,
     table: HashTable<u32>,
     replay: Replay<C>,
     /// The kept hash of the node being expanded.
@@ -257,7 +269,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     fn new(geometry: &Geometry<C>, root: &C::Tiles, capacity: usize) -> Self {
         let kept = implicit::hash_of::<C>(root, geometry.cells) as u32;
         let mut side = LinkSide {
-            nodes: Vec::with_capacity(capacity),
+            nodes: Chunked::with_capacity(capacity),
             table: HashTable::with_capacity(capacity),
             replay: Replay::new(geometry, root),
             current: kept,
@@ -274,8 +286,8 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     fn len(&self) -> usize {
         self.nodes.len()
     }
-    fn full(&self) -> bool {
-        self.nodes.len() == self.nodes.capacity() || self.table.len() == self.table.capacity()
+    fn growth(&self) -> u64 {
+        growth(&self.nodes, &self.table)
     }
     fn bytes(&self) -> u64 {
         (self.nodes.capacity() * size_of::<LinkNode>()) as u64
@@ -284,8 +296,8 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
     #[inline]
     fn open(&mut self, idx: usize, depth: usize) -> (usize, usize) {
         self.current = self.nodes[idx].hash;
-        let (parent, k) = self.nodes[..].link(idx as u32);
-        let (_, blank) = self.replay.seek(&self.nodes[..], idx as u32, depth);
+        let (parent, k) = self.nodes.link(idx as u32);
+        let (_, blank) = self.replay.seek(&self.nodes, idx as u32, depth);
         if parent == u32::MAX {
             return (blank, blank);
         }
@@ -318,7 +330,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
             child.hash,
             |&i| {
                 nodes[i as usize].hash == child.kept
-                    && replay.holds_child(&nodes[..], i, at, child.from, child.to)
+                    && replay.holds_child(nodes, i, at, child.from, child.to)
             },
             |&j| nodes[j as usize].hash(),
         ) {
@@ -340,15 +352,15 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
                 self.nodes[i as usize].hash == child.kept
                     && self
                         .replay
-                        .holds_child(&self.nodes[..], i, at, child.from, child.to)
+                        .holds_child(&self.nodes, i, at, child.from, child.to)
             })
             .copied()
     }
     fn parent(&self, i: u32) -> u32 {
-        self.nodes[..].link(i).0
+        self.nodes.link(i).0
     }
     fn moves_to(&self, _: &Geometry<C>, i: u32) -> Vec<Move> {
-        implicit::moves_to(&self.nodes[..], i)
+        implicit::moves_to(&self.nodes, i)
     }
 }
 
@@ -438,11 +450,10 @@ fn run_with<C: Capacity, S: Side<C>>(
                     break 'search;
                 }
                 let child = sides[a].child(next, blank, geometry.neighbour_move[blank][k]);
-                if sides[a].full() || sides[a].len() >= MAX_LINK_NODES {
+                let grow = sides[a].growth();
+                if grow > 0 || sides[a].len() >= MAX_LINK_NODES {
                     let total = sides[0].bytes() + sides[1].bytes();
-                    if !budget.memory_allows(total + sides[a].bytes())
-                        || sides[a].len() >= MAX_LINK_NODES
-                    {
+                    if !budget.memory_allows(total + grow) || sides[a].len() >= MAX_LINK_NODES {
                         status = Some(Outcome::MemoryLimit);
                         break 'search;
                     }
@@ -480,5 +491,53 @@ fn run_with<C: Capacity, S: Side<C>>(
         moves,
         stats,
         per_iteration: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Goal;
+    use crate::geometry::{Geometry, Small};
+    use crate::heuristic::{Built, Manhattan};
+    use crate::search::packed::Wide;
+    use crate::search::storage::testing::walk;
+
+    /// On 26-64 cells (implicit there) both sides store, and the search answers, node for
+    /// node what packed sides do, past several chunks of nodes a side; the length is the one
+    /// an exact BFS finds.
+    #[test]
+    fn implicit_sides_agree_with_packed_ones_node_for_node() {
+        fn check<P: Packed>(rows: usize, cols: usize, moves: usize, seed: u64) {
+            let geometry = Geometry::new(rows, cols, Goal::BlankFirst);
+            let start = walk(&geometry, moves, seed);
+            let limits = Limits::default();
+            let packed = run_with::<Small, PackedSide<Small, P>>(&geometry, &start, &limits);
+            let implicit = run_with::<Small, LinkSide<Small>>(&geometry, &start, &limits);
+            let summary = |r: &RawOutcome| {
+                let s = &r.stats;
+                (
+                    r.status,
+                    r.moves.clone(),
+                    s.expanded,
+                    s.generated,
+                    s.stored_peak,
+                )
+            };
+            assert_eq!(summary(&implicit), summary(&packed), "{rows}x{cols}");
+            let stored = packed.stats.stored_peak;
+            // One side at least holds more than a chunk.
+            assert!(
+                stored > 2 * super::super::chunked::CHUNK as u64,
+                "{rows}x{cols}: {stored}"
+            );
+            let length = packed.moves.map(|m| m.len());
+            let h = Built::Manhattan(Manhattan::new(&geometry));
+            let ida = super::super::idastar::run(&geometry, &start, &h, &limits, None, None);
+            assert_eq!(length, ida.moves.map(|m| m.len()), "{rows}x{cols}");
+        }
+        check::<Wide<5>>(6, 6, 50, 3);
+        check::<Wide<7>>(7, 7, 50, 4);
+        check::<Wide<8>>(8, 8, 50, 5);
     }
 }

@@ -90,3 +90,54 @@ impl<T: TileInt, const N: usize> Storage for Large<T, N> {
         None
     }
 }
+
+/// What the storage tests share: random walks and an exact BFS over whole positions (the
+/// oracle the stored searches are checked against).
+#[cfg(test)]
+pub(crate) mod testing {
+    use rustc_hash::FxHashSet;
+
+    use crate::geometry::{Geometry, Tiles};
+
+    /// A position `len` random blank moves from the goal (an LCG stream from `seed`).
+    pub(crate) fn walk(geometry: &Geometry, len: usize, seed: u64) -> Tiles {
+        let mut t = geometry.goal_tiles();
+        let mut blank = geometry.blank_of(&t);
+        let mut s = seed;
+        for _ in 0..len {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = (s >> 33) as usize % usize::from(geometry.neighbour_count[blank]);
+            let n = usize::from(geometry.neighbours[blank][k]);
+            t[blank] = t[n];
+            t[n] = 0;
+            blank = n;
+        }
+        t
+    }
+
+    /// The positions at distance 0, 1, ..., `depth` from `root`, by exact breadth-first
+    /// search over whole positions.
+    pub(crate) fn layers(geometry: &Geometry, root: &Tiles, depth: usize) -> Vec<Vec<Tiles>> {
+        let mut seen = FxHashSet::from_iter([*root]);
+        let mut layers = vec![vec![*root]];
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            for t in layers.last().expect("the root's layer") {
+                let blank = geometry.blank_of(t);
+                for k in 0..usize::from(geometry.neighbour_count[blank]) {
+                    let n = usize::from(geometry.neighbours[blank][k]);
+                    let mut c = *t;
+                    c[blank] = c[n];
+                    c[n] = 0;
+                    if seen.insert(c) {
+                        next.push(c);
+                    }
+                }
+            }
+            layers.push(next);
+        }
+        layers
+    }
+}
