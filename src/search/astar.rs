@@ -1,8 +1,10 @@
 //! A* (and, with the zero heuristic, uniform-cost search) on packed states.
 //!
-//! - Every distinct state ever generated is one [`Node`] in a vector: packed state, parent
-//!   index, g and h. The hash table holds only `u32` indices into that vector (hashing the
-//!   node's state), so a stored node costs its `Node` plus about five bytes of table.
+//! - Every distinct state ever generated is one [`Node`] in an array of fixed-size chunks
+//!   ([`Chunked`]: no copy of the whole array as it grows): its state (packed up to 25 cells,
+//!   a 32-bit hash beyond, the position replayed from the root), parent index, g and h. The
+//!   hash table holds only `u32` indices into that array (hashing the node's state), so a
+//!   stored node costs its `Node` plus about five to ten bytes of table.
 //! - The open list is a bucket queue on integer f, then g: the lowest f is taken first and ties
 //!   go to the larger g (deeper nodes, closer to a goal), last in first out within a bucket.
 //!   A node whose g improves is pushed again and its stale entry skipped when popped.
@@ -215,7 +217,7 @@ impl BucketQueue {
 
 /// Runs best-first search from `start` with the built heuristic, ordered by `priority`:
 /// A* (uniform-cost search with `Built::Zero`), weighted A* or greedy; states packed in the
-/// node up to 64 cells, implicit beyond (see [`Storage`]).
+/// node up to 25 cells, implicit beyond (see [`Storage`]).
 pub(crate) fn run<C: Storage>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
@@ -295,7 +297,7 @@ fn run_ordered<C: Capacity, P: Positions<C>, H: Heuristic<C>>(
     }
 }
 
-/// How A* keeps a node's position: packed in the node ([`Explicit`], up to 64 cells), or as
+/// How A* keeps a node's position: packed in the node ([`Explicit`], up to 25 cells), or as
 /// a hash, the position replayed from the root when needed ([`Implicit`], beyond).
 trait Positions<C: Capacity> {
     /// What a node holds of its position.

@@ -6,9 +6,10 @@
 //! an earlier layer. A distance-d board costs about two searches of depth d/2 instead of one
 //! of depth d, which for the 15-puzzle is thousands of times fewer nodes than plain BFS.
 //!
-//! One loop, two ways for a side to store its states ([`Side`]): packed into the node up to 64
+//! One loop, two ways for a side to store its states ([`Side`]): packed into the node up to 25
 //! cells ([`Packed`]), or implicitly beyond (an 8-byte node: hash, parent and arriving move;
-//! the position replayed from the side's root, see [`super::implicit`]).
+//! the position replayed from the side's root, see [`super::implicit`]). Nodes are kept in
+//! fixed-size chunks ([`Chunked`]), so a side never holds two copies of its nodes.
 
 use std::marker::PhantomData;
 
@@ -367,7 +368,7 @@ impl<C: Capacity> Side<C> for LinkSide<C> {
 /// The most nodes an implicit side indexes (30-bit parent links).
 const MAX_LINK_NODES: usize = NO_PARENT as usize - 1;
 
-/// Runs bidirectional BFS from `start`; each side stores its states packed up to 64 cells,
+/// Runs bidirectional BFS from `start`; each side stores its states packed up to 25 cells,
 /// implicitly beyond (see [`Storage::stored`]).
 pub(crate) fn run<C: Storage>(
     geometry: &Geometry<C>,

@@ -6,7 +6,8 @@
 //! first chunk grows like a `Vec` (so a small search costs what it did) up to [`CHUNK`]
 //! elements, and every later chunk is allocated once at that size and never moved: a stored
 //! node costs one node plus at most one chunk of slack over the whole array. Index `i` lives in
-//! chunk `i / CHUNK` at `i % CHUNK` (two shifts, one more load than a `Vec`).
+//! chunk `i / CHUNK` at `i % CHUNK` (a shift and a mask, one more load than a `Vec` once there
+//! are two chunks; a search that fits one chunk allocates no list of chunks).
 
 use std::ops::{Index, IndexMut};
 
@@ -17,6 +18,10 @@ pub(crate) const CHUNK: usize = 1 << SHIFT;
 
 /// A growable array in chunks of [`CHUNK`] elements (see the module documentation).
 pub(crate) struct Chunked<T> {
+    /// The elements while they fit one chunk (then no list of chunks is allocated: a small
+    /// search costs exactly what a `Vec` did); empty afterwards.
+    first: Vec<T>,
+    /// Every chunk, once there are two or more.
     chunks: Vec<Vec<T>>,
 }
 
@@ -24,19 +29,20 @@ impl<T> Chunked<T> {
     /// An empty array whose first chunk has room for `capacity` elements (at most a chunk).
     pub(crate) fn with_capacity(capacity: usize) -> Chunked<T> {
         Chunked {
-            chunks: vec![Vec::with_capacity(capacity.min(CHUNK))],
+            first: Vec::with_capacity(capacity.min(CHUNK)),
+            chunks: Vec::new(),
         }
     }
 
     /// The number of elements.
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        (self.chunks.len() - 1) * CHUNK + self.last().len()
+        (self.chunks.len().max(1) - 1) * CHUNK + self.last().len()
     }
 
     /// The elements the chunks have room for.
     pub(crate) fn capacity(&self) -> usize {
-        (self.chunks.len() - 1) * CHUNK + self.last().capacity()
+        (self.chunks.len().max(1) - 1) * CHUNK + self.last().capacity()
     }
 
     /// The bytes of the block the next [`Chunked::push`] allocates: none while the last chunk
@@ -58,14 +64,26 @@ impl<T> Chunked<T> {
     #[inline]
     pub(crate) fn push(&mut self, x: T) {
         if self.last().len() >= CHUNK {
-            self.chunks.push(Vec::with_capacity(CHUNK));
+            self.add_chunk();
         }
-        self.chunks.last_mut().expect("one chunk at least").push(x);
+        match self.chunks.last_mut() {
+            Some(last) => last.push(x),
+            None => self.first.push(x),
+        }
+    }
+
+    /// Starts a new chunk (moving the first one into the list of chunks if it is alone).
+    #[cold]
+    fn add_chunk(&mut self) {
+        if self.chunks.is_empty() {
+            self.chunks.push(std::mem::take(&mut self.first));
+        }
+        self.chunks.push(Vec::with_capacity(CHUNK));
     }
 
     #[inline]
     fn last(&self) -> &Vec<T> {
-        self.chunks.last().expect("one chunk at least")
+        self.chunks.last().unwrap_or(&self.first)
     }
 }
 
@@ -73,14 +91,22 @@ impl<T> Index<usize> for Chunked<T> {
     type Output = T;
     #[inline]
     fn index(&self, i: usize) -> &T {
-        &self.chunks[i >> SHIFT][i & (CHUNK - 1)]
+        if self.chunks.is_empty() {
+            &self.first[i]
+        } else {
+            &self.chunks[i >> SHIFT][i & (CHUNK - 1)]
+        }
     }
 }
 
 impl<T> IndexMut<usize> for Chunked<T> {
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.chunks[i >> SHIFT][i & (CHUNK - 1)]
+        if self.chunks.is_empty() {
+            &mut self.first[i]
+        } else {
+            &mut self.chunks[i >> SHIFT][i & (CHUNK - 1)]
+        }
     }
 }
 

@@ -1,8 +1,9 @@
-//! Implicit states for the searches that store positions on boards of more than 64 cells.
+//! Implicit states for A*, its variants and bidirectional BFS on boards of more than 25 cells
+//! (beyond the `u128` packing; see [`super::storage::IMPLICIT_ABOVE`]).
 //!
-//! A 12 x 12 position takes 144 bytes even at a byte a cell, and more than 100 bytes as a
-//! permutation rank, so storing it would make every stored node cost several times the 48
-//! bytes a size-scaling experiment can afford. A stored node keeps instead its parent's index,
+//! A 6 x 6 position takes 36 bytes at a byte a cell (18 as a permutation rank), a 12 x 12 one
+//! 144 (more than 100), so storing it would make every stored node cost two to several times
+//! the 48 bytes a size-scaling experiment can afford. A stored node keeps instead its parent's index,
 //! the move that reached it (2 bits) and 32 bits of a hash of its position; the position itself is
 //! recomputed by replaying the moves from the search's root when it is needed:
 //! - to expand a node ([`Replay::seek`]): a cursor keeps the last replayed path, so nodes met in

@@ -2,11 +2,12 @@
 //! [`Capacity`]: each algorithm is one implementation generic over a state's storage, and
 //! this trait hands it the storage that fits the board.
 //!
-//! - Up to 64 cells ([`Small`]) a state is packed into the node: the smallest [`Packed`] type
-//!   for the board (a `u64` of nibbles up to 16 cells, a `u128` up to 25, bytes beyond).
-//! - Beyond ([`Large`] capacities) a position takes a byte or two a cell, so the searches
-//!   that can keep a node implicitly (parent, arriving move and a hash, see
-//!   [`super::implicit`]) do so; the others store the position itself as its packed form.
+//! - Up to 25 cells a state is packed into the node: the smallest [`Packed`] type for the board
+//!   (a `u64` of nibbles up to 16 cells, a `u128` up to 25).
+//! - Beyond, a position takes a byte or two a cell, so the searches that can keep a node
+//!   implicitly (parent, arriving move and a hash, see [`super::implicit`]: A*, its variants,
+//!   bibfs) do so from [`IMPLICIT_ABOVE`] cells on; the layered BFS keeps packed entries (bytes a
+//!   cell) up to 64 cells ([`Small`]) and differences from the root beyond ([`Large`]).
 //!
 //! A job implements [`PackedJob`] (and [`StoredJob`] when it can store states implicitly);
 //! [`Storage::packed`] or [`Storage::stored`] call it monomorphised for the chosen storage, so
@@ -19,8 +20,9 @@ use crate::with_packed;
 use super::packed::Packed;
 
 /// The most cells whose states A*, its variants and bibfs keep packed in the node: a `u128`
-/// (25 cells) makes a 24-byte node; a wider packing would cost more than the node, hash and
-/// replay of an implicit state (see [`super::implicit`]).
+/// (25 cells) makes a 24-byte node; a byte a cell beyond (36 to 64 bytes) would cost 3 to 5
+/// times the 12-byte node (8 for bibfs) of an implicit state (measured: `results/memory-growth.md`,
+/// 2026-12-06 issue 27 storage section).
 pub(crate) const IMPLICIT_ABOVE: usize = 25;
 
 /// A search that stores its states as a [`Packed`] type `P`.
@@ -46,7 +48,8 @@ pub(crate) trait Storage: Heuristics {
     /// Runs `job` with the smallest packed form of a `cells`-cell position (beyond 64 cells,
     /// the position itself).
     fn packed<J: PackedJob<Self>>(cells: usize, job: J) -> J::Output;
-    /// Runs `job` with the most compact storage: packed up to 64 cells, implicit beyond.
+    /// Runs `job` with the most compact storage: packed up to [`StoredJob::PACKED_UP_TO`] cells,
+    /// implicit beyond.
     fn stored<J: StoredJob<Self>>(cells: usize, job: J) -> J::Output;
     /// The geometry and position as [`Small`] ones, when they are.
     fn small<'a>(
