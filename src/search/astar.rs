@@ -117,21 +117,43 @@ pub(crate) trait OpenList: Default {
 /// A binary heap for keys that are not small integers (weighted A*, greedy).
 #[derive(Default)]
 pub(crate) struct HeapQueue {
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    heap: BinaryHeap<Reverse<HeapEntry>>,
 }
 
+/// A heap entry, ordered as `(key << 16 | (0xFFFF - g), idx)`: 12 bytes (a `(u64, u32)`
+/// would take 16).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct HeapEntry {
+    /// The high and low halves of `key << 16 | (0xFFFF - g)`.
+    high: u32,
+    low: u32,
+    idx: u32,
+}
+
+/// Once the heap holds this many entries it grows by a quarter at a time instead of doubling
+/// (its old and new blocks are both counted while it moves).
+const HEAP_STEP_FROM: usize = 1 << 14;
+
 impl OpenList for HeapQueue {
-    const ENTRY_BYTES: u64 = 16;
+    const ENTRY_BYTES: u64 = size_of::<HeapEntry>() as u64;
     #[inline]
     fn push(&mut self, key: usize, g: usize, idx: u32) {
         let packed = ((key as u64) << 16) | (0xFFFF - g as u64);
-        self.heap.push(Reverse((packed, idx)));
+        let len = self.heap.len();
+        if len == self.heap.capacity() && len >= HEAP_STEP_FROM {
+            self.heap.reserve_exact(len / 4);
+        }
+        self.heap.push(Reverse(HeapEntry {
+            high: (packed >> 32) as u32,
+            low: packed as u32,
+            idx,
+        }));
     }
     #[inline]
     fn pop(&mut self) -> Option<(usize, u32)> {
         self.heap
             .pop()
-            .map(|Reverse((packed, idx))| ((0xFFFF - (packed & 0xFFFF)) as usize, idx))
+            .map(|Reverse(e)| ((0xFFFF - (e.low & 0xFFFF)) as usize, e.idx))
     }
     fn len(&self) -> usize {
         self.heap.len()
