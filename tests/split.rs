@@ -91,6 +91,7 @@ fn request(
         pieces,
         frontier: 500,
         probe_nodes: 100_000,
+        any_optimal: false,
     }
 }
 

@@ -21,6 +21,14 @@
 //!   the first frontier node) is single-process IDA*'s own solution, not only one as short;
 //! - in a bound above L, at once.
 //!
+//! With the plan's `any_optimal`, a known solution at L stops a piece in bound L at once, or
+//! before it starts L: every bound below L is finished by every piece, so the solution is
+//! optimal, but the combined answer is the first solution found, not necessarily IDA*'s own.
+//!
+//! Before each bound a piece waits (see `step`) until the other live pieces have covered
+//! every bound below it, so the pieces enter the last bound together; the waits change when
+//! bounds start, nothing else.
+//!
 //! A piece in a bound below L finishes it as before. A limit (`--timeout`, `--max-nodes`)
 //! stops a piece mid-bound; its file keeps every finished bound, and a rerun continues with
 //! the unfinished one.
@@ -35,6 +43,7 @@ use crate::search::subtree::Subtrees;
 use crate::search::{Limits, Outcome, thread_cpu_time};
 
 use super::plan::Plan;
+use super::step::{DEFAULT_STALE_AFTER, Heartbeat, InStep, Standing};
 use super::{SplitError, piece_path, read_json, write_json};
 
 /// The format tag of piece files.
@@ -133,6 +142,10 @@ pub struct PieceFile {
     pub sessions: u32,
     /// Heuristic set-up time of the last session, milliseconds.
     pub setup_ms: f64,
+    /// Time spent waiting for other pieces before its bounds, over all sessions,
+    /// milliseconds (idle, no CPU).
+    #[serde(default)]
+    pub waited_ms: f64,
 }
 
 impl PieceFile {
@@ -198,9 +211,10 @@ impl KnownSolution {
     /// Whether a piece in iteration `bound`, about to search frontier node `node`, may stop:
     /// every bound below this solution's is finished by the pieces that reach it, so the
     /// solution is optimal; single-process IDA* never searches the frontier nodes after it in
-    /// its bound, nor any larger bound.
-    pub fn cuts(self, bound: u32, node: usize) -> bool {
-        self.bound < bound || (self.bound == bound && self.node < node)
+    /// its bound, nor any larger bound. With `any_optimal` (any optimal solution will do),
+    /// anywhere in its bound.
+    pub fn cuts(self, bound: u32, node: usize, any_optimal: bool) -> bool {
+        self.bound < bound || (self.bound == bound && (any_optimal || self.node < node))
     }
 }
 
@@ -353,7 +367,8 @@ fn run_bound(
     let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
     let mut end = None;
     for (&node, m) in nodes.iter().zip(moves) {
-        if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node)) {
+        let any_optimal = watch.plan.any_optimal;
+        if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node, any_optimal)) {
             end = Some(BoundEnd::Cut(s));
             break;
         }
@@ -387,13 +402,56 @@ fn run_bound(
     })
 }
 
+/// How a piece runs besides its limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceOptions {
+    /// Wait before each bound for the other live pieces to cover the bounds below it (see
+    /// `step`; `bench split piece --no-lockstep` turns it off).
+    pub lockstep: bool,
+    /// A piece whose heartbeat has not changed this long is not waited for.
+    pub stale_after: Duration,
+}
+
+impl Default for PieceOptions {
+    fn default() -> PieceOptions {
+        PieceOptions {
+            lockstep: true,
+            stale_after: DEFAULT_STALE_AFTER,
+        }
+    }
+}
+
 /// Runs (or continues) piece `k` of the plan in `dir` under `limits` (the timeout and node
-/// limit count from this session's start); returns its file as last written.
+/// limit count from this session's start), bounds in step with the other pieces; returns its
+/// file as last written.
 pub fn run_piece(
     plan: &Plan,
     dir: &Path,
     k: u32,
     limits: &Limits,
+) -> Result<PieceFile, SplitError> {
+    run_piece_with(plan, dir, k, limits, &PieceOptions::default())
+}
+
+/// Where piece `j` stands for a piece waiting before a bound.
+fn standing(plan: &Plan, dir: &Path, j: u32) -> Result<Standing, SplitError> {
+    Ok(match read_piece(plan, dir, j)? {
+        Some(f) if !f.state.is_final() => Standing::Next(
+            f.iterations
+                .last()
+                .map_or(plan.initial_bound, |it| it.next_bound),
+        ),
+        _ => Standing::Done,
+    })
+}
+
+/// [`run_piece`] with its options.
+pub fn run_piece_with(
+    plan: &Plan,
+    dir: &Path,
+    k: u32,
+    limits: &Limits,
+    options: &PieceOptions,
 ) -> Result<PieceFile, SplitError> {
     if k == 0 || k > plan.pieces {
         return Err(SplitError::Request(format!(
@@ -414,6 +472,7 @@ pub fn run_piece(
             partial: None,
             sessions: 0,
             setup_ms: 0.0,
+            waited_ms: 0.0,
         },
     };
     let nodes: Vec<usize> = plan.nodes_of(k);
@@ -431,8 +490,14 @@ pub fn run_piece(
     file.partial = None;
     let path = piece_path(dir, k);
     write_json(&path, &file)?;
+    let _heartbeat = Heartbeat::start(dir, k).map_err(|e| SplitError::File {
+        path: super::step::heartbeat_path(dir, k),
+        what: format!("cannot write the heartbeat: {e}"),
+    })?;
     let session = Session::new(limits);
     let mut watch = Watch::new(plan, dir);
+    let mut step = InStep::new(options.stale_after);
+    let waited_before = file.waited_ms;
     let mut bound = file
         .iterations
         .last()
@@ -442,7 +507,14 @@ pub fn run_piece(
             file.state = PieceState::Exhausted;
             break;
         }
-        if watch.scan()?.is_some_and(|s| s.bound < bound) {
+        if options.lockstep {
+            step.wait(dir, k, plan.pieces, bound, |j| standing(plan, dir, j))?;
+            file.waited_ms = waited_before + step.waited.as_secs_f64() * 1e3;
+        }
+        if watch
+            .scan()?
+            .is_some_and(|s| s.bound < bound || (plan.any_optimal && s.bound == bound))
+        {
             file.state = PieceState::Covered;
             break;
         }
@@ -550,10 +622,13 @@ mod tests {
     #[test]
     fn a_solution_cuts_larger_bounds_and_later_nodes_of_its_own() {
         let s = KnownSolution { bound: 30, node: 7 };
-        assert!(s.cuts(32, 0), "a larger bound");
-        assert!(s.cuts(30, 8), "a later node in its bound");
-        assert!(!s.cuts(30, 6), "an earlier node in its bound");
-        assert!(!s.cuts(28, 100), "a smaller bound");
+        for any in [false, true] {
+            assert!(s.cuts(32, 0, any), "a larger bound");
+            assert!(s.cuts(30, 8, any), "a later node in its bound");
+            assert!(!s.cuts(28, 100, any), "a smaller bound");
+        }
+        assert!(!s.cuts(30, 6, false), "an earlier node in its bound");
+        assert!(s.cuts(30, 6, true), "any optimal solution: anywhere in its bound");
         let t = KnownSolution { bound: 28, node: 9 };
         assert_eq!(first(Some(s), Some(t)), Some(t));
         assert_eq!(first(None, Some(s)), Some(s));
@@ -576,6 +651,7 @@ mod tests {
             pieces: 3,
             frontier: 40,
             probe_nodes: 10_000,
+            any_optimal: false,
         })
         .unwrap();
         let dir = tempfile::tempdir().unwrap();
