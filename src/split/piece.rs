@@ -628,7 +628,10 @@ mod tests {
             assert!(!s.cuts(28, 100, any), "a smaller bound");
         }
         assert!(!s.cuts(30, 6, false), "an earlier node in its bound");
-        assert!(s.cuts(30, 6, true), "any optimal solution: anywhere in its bound");
+        assert!(
+            s.cuts(30, 6, true),
+            "any optimal solution: anywhere in its bound"
+        );
         let t = KnownSolution { bound: 28, node: 9 };
         assert_eq!(first(Some(s), Some(t)), Some(t));
         assert_eq!(first(None, Some(s)), Some(s));

@@ -210,7 +210,10 @@ mod tests {
         .unwrap();
         assert_eq!(reads, 3, "waited for piece 2 until it reached bound 50");
         drop(beat);
-        assert!(!heartbeat_path(d, 2).exists(), "removed when the piece ends");
+        assert!(
+            !heartbeat_path(d, 2).exists(),
+            "removed when the piece ends"
+        );
     }
 
     /// A heartbeat left by a killed piece (never rewritten) is stale after the timeout: by
