@@ -445,6 +445,22 @@ fn standing(plan: &Plan, dir: &Path, j: u32) -> Result<Standing, SplitError> {
     })
 }
 
+/// Piece `k`'s file before its first session.
+fn new_piece_file(plan: &Plan, k: u32) -> PieceFile {
+    PieceFile {
+        format: PIECE_FORMAT.into(),
+        plan: plan.checksum.clone(),
+        piece: k,
+        nodes: 0,
+        state: PieceState::Running,
+        iterations: Vec::new(),
+        partial: None,
+        sessions: 0,
+        setup_ms: 0.0,
+        waited_ms: 0.0,
+    }
+}
+
 /// [`run_piece`] with its options.
 pub fn run_piece_with(
     plan: &Plan,
@@ -459,22 +475,10 @@ pub fn run_piece_with(
             plan.pieces
         )));
     }
-    let mut file = match read_piece(plan, dir, k)? {
-        Some(f) if f.state.is_final() => return Ok(f),
-        Some(f) => f,
-        None => PieceFile {
-            format: PIECE_FORMAT.into(),
-            plan: plan.checksum.clone(),
-            piece: k,
-            nodes: 0,
-            state: PieceState::Running,
-            iterations: Vec::new(),
-            partial: None,
-            sessions: 0,
-            setup_ms: 0.0,
-            waited_ms: 0.0,
-        },
-    };
+    let mut file = read_piece(plan, dir, k)?.unwrap_or_else(|| new_piece_file(plan, k));
+    if file.state.is_final() {
+        return Ok(file);
+    }
     let nodes: Vec<usize> = plan.nodes_of(k);
     let moves = nodes
         .iter()
