@@ -379,6 +379,7 @@ fn run_bound(
                 break;
             }
         };
+        session.stopper.at(bound, node);
         let c = subtrees.iterate(m, bound, &limits);
         session.add(c.generated);
         generated += c.generated;
@@ -389,7 +390,10 @@ fn run_bound(
             break;
         }
         if let Some(s) = c.stopped {
-            end = Some(BoundEnd::Stopped(s));
+            end = Some(match (s, session.stopper.cut()) {
+                (Outcome::Cancelled, Some(cut)) => BoundEnd::Cut(cut),
+                _ => BoundEnd::Stopped(s),
+            });
             break;
         }
     }
@@ -498,7 +502,40 @@ pub fn run_piece_with(
         path: super::step::heartbeat_path(dir, k),
         what: format!("cannot write the heartbeat: {e}"),
     })?;
-    let session = Session::new(limits);
+    let stopper = Stopper::default();
+    let (done, watching) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| stopper.watch(plan, dir, watching));
+        let r = run_bounds(
+            plan,
+            dir,
+            options,
+            &mut file,
+            &subtrees,
+            (&nodes, &moves),
+            &Session::new(limits, &stopper),
+        );
+        drop(done);
+        r
+    })?;
+    if let Some(s) = file.solution() {
+        announce(dir, s.bound, k)?;
+    }
+    Ok(file)
+}
+
+/// A piece's bounds from where its file stands, each written to its file as it ends.
+fn run_bounds(
+    plan: &Plan,
+    dir: &Path,
+    options: &PieceOptions,
+    file: &mut PieceFile,
+    subtrees: &Subtrees,
+    (nodes, moves): (&[usize], &[Vec<Move>]),
+    session: &Session,
+) -> Result<(), SplitError> {
+    let k = file.piece;
+    let path = piece_path(dir, k);
     let mut watch = Watch::new(plan, dir);
     let mut step = InStep::new(options.stale_after);
     let waited_before = file.waited_ms;
@@ -522,7 +559,7 @@ pub fn run_piece_with(
             file.state = PieceState::Covered;
             break;
         }
-        let run = run_bound(&subtrees, &nodes, &moves, bound, &session, &mut watch)?;
+        let run = run_bound(subtrees, nodes, moves, bound, session, &mut watch)?;
         let mut partial = PartialIteration {
             bound,
             generated: run.generated,
@@ -544,7 +581,7 @@ pub fn run_piece_with(
                     cpu_ms: run.cpu_ms,
                     wall_ms: run.wall_ms,
                 });
-                write_json(&path, &file)?;
+                write_json(&path, file)?;
                 bound = next;
                 continue;
             }
@@ -564,26 +601,28 @@ pub fn run_piece_with(
         file.partial = Some(partial);
         break;
     }
-    write_json(&path, &file)?;
-    if let Some(s) = file.solution() {
-        announce(dir, s.bound, k)?;
-    }
-    Ok(file)
+    write_json(&path, file)
 }
 
-/// A piece session's limits: the timeout from its start, the node limit over its nodes.
-struct Session {
+/// A piece session's limits: the timeout from its start, the node limit over its nodes, and
+/// the stop inside a frontier node's search.
+struct Session<'a> {
     limits: Limits,
     deadline: Option<Instant>,
     used: std::cell::Cell<u64>,
+    stopper: &'a Stopper,
 }
 
-impl Session {
-    fn new(limits: &Limits) -> Session {
+impl<'a> Session<'a> {
+    fn new(limits: &Limits, stopper: &'a Stopper) -> Session<'a> {
         Session {
-            limits: limits.clone(),
+            limits: Limits {
+                cancel: Some(stopper.cancel.clone()),
+                ..limits.clone()
+            },
             deadline: limits.timeout.map(|t| Instant::now() + t),
             used: std::cell::Cell::new(0),
+            stopper,
         }
     }
 
@@ -608,6 +647,56 @@ impl Session {
 
     fn add(&self, generated: u64) {
         self.used.set(self.used.get() + generated);
+    }
+}
+
+/// Stops a piece inside a frontier node's search once an announced solution cuts it: a thread
+/// of its own polls the markers every [`Stopper::PERIOD`] and raises the search's cancel flag
+/// (checked every 65,536 nodes) when the solution cuts the piece's position, the bound and
+/// frontier node it searches. Positions only grow, and a solution that cuts one position cuts
+/// every later one, so the flag is right whenever the search sees it. Without it a piece would
+/// notice the solution only after the frontier node it is in.
+#[derive(Default)]
+struct Stopper {
+    /// (bound << 32) | frontier node, set before each frontier node's search.
+    position: std::sync::atomic::AtomicU64,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cut: std::sync::Mutex<Option<KnownSolution>>,
+}
+
+impl Stopper {
+    const PERIOD: Duration = Duration::from_millis(200);
+
+    fn at(&self, bound: u32, node: usize) {
+        let position = (u64::from(bound) << 32) | (node as u64 & 0xffff_ffff);
+        self.position
+            .store(position, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The solution that raised the flag, if one did.
+    fn cut(&self) -> Option<KnownSolution> {
+        *self.cut.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Polls the markers until `done` is dropped or the flag is raised.
+    fn watch(&self, plan: &Plan, dir: &Path, done: std::sync::mpsc::Receiver<()>) {
+        let mut watch = Watch::new(plan, dir);
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(Self::PERIOD)
+        {
+            // An unreadable piece file is reported by the piece's own checks.
+            let Ok(Some(s)) = watch.poll() else { continue };
+            let p = self.position.load(std::sync::atomic::Ordering::Relaxed);
+            if s.cuts(
+                (p >> 32) as u32,
+                (p & 0xffff_ffff) as usize,
+                plan.any_optimal,
+            ) {
+                *self.cut.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
+                self.cancel
+                    .store(true, std::sync::atomic::Ordering::Release);
+                return;
+            }
+        }
     }
 }
 
@@ -678,5 +767,58 @@ mod tests {
         let mut fresh = Watch::new(&plan, dir);
         assert_eq!(fresh.poll().unwrap(), None);
         assert_eq!(fresh.scan().unwrap(), Some(s));
+    }
+
+    /// The in-search stop: raised for a position the announced solution cuts (a later frontier
+    /// node of its bound), never for one it does not cut (an earlier node, a smaller bound).
+    #[test]
+    fn the_stopper_raises_the_cancel_flag_only_where_the_solution_cuts() {
+        let board = Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        let plan = make_plan(&PlanRequest {
+            instance_file: "test".into(),
+            instance_id: "1".into(),
+            scramble_moves: None,
+            board,
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::Idastar,
+            heuristic: HeuristicKind::Manhattan,
+            pieces: 3,
+            frontier: 40,
+            probe_nodes: 10_000,
+            any_optimal: false,
+        })
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        plan.write(dir).unwrap();
+        let s = (1..=plan.pieces)
+            .map(|k| run_piece(&plan, dir, k, &Limits::default()).unwrap())
+            .find_map(|f| f.solution())
+            .expect("some piece finds the solution");
+        let raised = |bound: u32, node: usize, polls: u32| {
+            let stopper = Stopper::default();
+            stopper.at(bound, node);
+            let (done, watching) = std::sync::mpsc::channel::<()>();
+            std::thread::scope(|scope| {
+                let w = scope.spawn(|| stopper.watch(&plan, dir, watching));
+                // Until the flag is raised, or for a few polls.
+                for _ in 0..polls * 10 {
+                    if w.is_finished() {
+                        break;
+                    }
+                    std::thread::sleep(Stopper::PERIOD / 10);
+                }
+                drop(done);
+            });
+            let flag = stopper.cancel.load(std::sync::atomic::Ordering::Acquire);
+            assert_eq!(flag, stopper.cut().is_some());
+            (flag, stopper.cut())
+        };
+        // Cut: a later node of the solution's bound, a larger bound (up to 600 polls, until raised).
+        assert_eq!(raised(s.bound, s.node + 1, 600), (true, Some(s)));
+        assert_eq!(raised(s.bound + 2, 0, 600), (true, Some(s)));
+        // Not cut: the solution's own node and a smaller bound (a few polls: never raised).
+        assert_eq!(raised(s.bound, s.node, 3), (false, None));
+        assert_eq!(raised(s.bound - 2, s.node + 1, 3), (false, None));
     }
 }
