@@ -10,8 +10,9 @@
 //!
 //! A piece that finds a solution writes it to its file and announces it with an empty marker
 //! file `DIR/solved/BOUND-K`. The other pieces read every piece file before each bound and
-//! watch the marker directory between frontier nodes (one `stat` per frontier node, never
-//! inside the search of a subtree). A known solution at bound L under frontier node i stops
+//! watch the marker directory between frontier nodes (one `stat` per frontier node) and,
+//! during a frontier node's search, from a thread of their own (`Stopper`, which stops the
+//! search through its cancel flag). A known solution at bound L under frontier node i stops
 //! a piece (`covered`):
 //! - before a bound above L: it has finished every bound up to L (in the sense above);
 //! - in bound L, before its first frontier node after i: the pieces finish every bound below
