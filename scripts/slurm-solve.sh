@@ -16,8 +16,9 @@
 #
 # Options as bench run spells them: --algos ALGO (one: idastar or idastar-fsm; default
 # idastar), --heuristics H (one; default manhattan), --goal GOAL, --timeout DURATION (per piece
-# session), --max-nodes N (per piece session), --max-memory SIZE, --pdb-dir DIR; and for the
-# plan --frontier N, --probe-nodes N (bench split plan --help). --no-wait returns after
+# session), --max-nodes N (per piece session), --max-memory SIZE, --pdb-dir DIR; for the plan
+# --frontier N, --probe-nodes N, --any-optimal (bench split plan --help); for the pieces
+# --no-lockstep, --stale-after DURATION (bench split piece --help). --no-wait returns after
 # submitting; otherwise the script waits for the combine job and prints the result.
 #
 # Results: OUTDIR/result.csv (one row of the results schema), OUTDIR/iterations.csv
@@ -91,7 +92,7 @@ submit() {
     while [ $# -gt 0 ]; do
         a=$1; shift
         case "$a" in
-        --instances|--id|--pieces|--out|--pdb-dir|--algos|--heuristics|--goal|--frontier|--probe-nodes|--timeout|--max-nodes|--max-memory)
+        --instances|--id|--pieces|--out|--pdb-dir|--algos|--heuristics|--goal|--frontier|--probe-nodes|--timeout|--max-nodes|--max-memory|--stale-after)
             [ $# -gt 0 ] || die "$a needs a value" ;;
         esac
         case "$a" in
@@ -101,7 +102,9 @@ submit() {
         --out) outdir=$1; shift ;;
         --pdb-dir) pdb_dir=$1; shift ;;
         --algos|--heuristics|--goal|--frontier|--probe-nodes) plan_args+=("$a" "$1"); shift ;;
-        --timeout|--max-nodes|--max-memory) piece_args+=("$a" "$1"); shift ;;
+        --any-optimal) plan_args+=("$a") ;;
+        --timeout|--max-nodes|--max-memory|--stale-after) piece_args+=("$a" "$1"); shift ;;
+        --no-lockstep) piece_args+=("$a") ;;
         --no-wait) nowait=1 ;;
         *) die "unknown option $a (see $(basename "$0") --help)" ;;
         esac

@@ -91,6 +91,7 @@ fn request(
         pieces,
         frontier: 500,
         probe_nodes: 100_000,
+        any_optimal: false,
     }
 }
 
@@ -658,7 +659,7 @@ fn changed_plans_and_foreign_piece_files_are_refused() {
     assert!(e.contains("plan.json") && e.contains("checksum"), "{e}");
 }
 
-/// `--piece 1-8`: the eight pieces as threads of one process give the single process's counts
+/// `--piece 1-8 --no-lockstep`: the eight pieces as threads of one process give the single process's counts
 /// for every finished bound and its solution; a list past the plan's pieces is refused.
 #[test]
 fn a_piece_list_runs_the_pieces_in_one_process() {
@@ -687,7 +688,19 @@ fn a_piece_list_runs_the_pieces_in_one_process() {
         "{o:?}"
     );
     assert!(!out.join("piece-7.json").exists(), "nothing ran");
-    let o = bench(&["split", "piece", "--out", out_s, "--piece", "1-8", "-q"]);
+    // Without waits (and a heartbeat timeout given): the same answer and counts.
+    let o = bench(&[
+        "split",
+        "piece",
+        "--out",
+        out_s,
+        "--piece",
+        "1-8",
+        "--no-lockstep",
+        "--stale-after",
+        "5s",
+        "-q",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = bench(&["split", "combine", "--out", out_s, "-q"]);
     assert_eq!(o.status.code(), Some(0));
@@ -705,4 +718,258 @@ fn a_piece_list_runs_the_pieces_in_one_process() {
     let row = &file.rows[0].1;
     let want = npuzzle::board::moves_to_string(single.moves.as_ref().unwrap());
     assert_eq!(row.solution.as_deref(), Some(want.as_str()));
+}
+
+/// The split's finished bounds against the single-process IDA*'s (node for node) and the
+/// last bound, the solution's, reported unfinished; nothing said of the last bound's counts
+/// (with `--any-optimal` the pieces stop at the first solution found, anywhere in the bound).
+fn assert_finished_bounds(c: &Combined, single: &[IterationCount], what: &str) {
+    assert_eq!(c.iterations.len(), single.len(), "{what}: iterations");
+    let (last, before) = c.iterations.split_last().unwrap();
+    for (s, i) in single.iter().zip(before) {
+        assert!(i.complete() && s.complete, "{what}: bound {}", i.bound);
+        assert_eq!(
+            (i.bound, i.generated, i.expanded),
+            (s.bound, s.generated, s.expanded),
+            "{what}: bound {}",
+            i.bound
+        );
+    }
+    assert_eq!(last.bound, single.last().unwrap().bound, "{what}");
+    assert!(
+        !last.complete(),
+        "{what}: the last bound is reported unfinished"
+    );
+}
+
+/// The frontier node the single-process solution passes through.
+fn solution_node(plan: &npuzzle::split::plan::Plan, solution: &[npuzzle::board::Move]) -> usize {
+    let prefix = npuzzle::board::moves_to_string(&solution[..plan.depth as usize]);
+    plan.frontier
+        .iter()
+        .position(|n| n.moves == prefix)
+        .unwrap()
+}
+
+/// Bounds in step: a piece that has finished a bound does not start the next while another
+/// registered, live piece (its heartbeat kept going here) has not finished the bounds below
+/// it; once that piece ends, it goes on, and the answer and counts are the single process's.
+#[test]
+fn a_piece_waits_before_a_bound_for_a_live_piece_behind() {
+    use npuzzle::split::piece::{PieceOptions, run_piece_with};
+    use npuzzle::split::step::Heartbeat;
+    let inst = korf(1_000_000).into_iter().next().unwrap();
+    let req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        2,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = make_plan(&req).unwrap();
+    plan.write(d).unwrap();
+    // Piece 2 registered and behind: its file at an early bound (a one-node limit stopped it
+    // there), its heartbeat alive.
+    let one_node = Limits {
+        max_nodes: Some(1),
+        ..Limits::default()
+    };
+    let f = run_piece(&plan, d, 2, &one_node).unwrap();
+    assert_eq!(f.state, PieceState::Stopped);
+    let behind = f
+        .iterations
+        .last()
+        .map_or(plan.initial_bound, |i| i.next_bound);
+    assert!(
+        (behind as usize) < inst.optimal,
+        "piece 2 stopped before the last bound"
+    );
+    let beat = Heartbeat::start(d, 2).unwrap();
+    let options = PieceOptions {
+        lockstep: true,
+        stale_after: std::time::Duration::from_secs(3600),
+    };
+    std::thread::scope(|s| {
+        let first = s.spawn(|| run_piece_with(&plan, d, 1, &Limits::default(), &options).unwrap());
+        let bounds_of_1 = || {
+            npuzzle::split::piece::read_piece(&plan, d, 1)
+                .unwrap()
+                .map(|f| {
+                    (
+                        f.iterations.len(),
+                        f.iterations.last().map(|i| i.next_bound),
+                    )
+                })
+        };
+        // Piece 1 finishes every bound up to piece 2's, then must wait.
+        let reached = loop {
+            if let Some((n, Some(next))) = bounds_of_1()
+                && next > behind
+            {
+                break n;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        // However long we look, piece 1 stays there: piece 2 holds it back.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(
+            bounds_of_1().unwrap().0,
+            reached,
+            "piece 1 went past a live piece behind"
+        );
+        assert!(!first.is_finished());
+        drop(beat);
+        run_piece(&plan, d, 2, &Limits::default()).unwrap();
+        let f = first.join().unwrap();
+        assert!(f.waited_ms >= 300.0, "{}", f.waited_ms);
+    });
+    let c = combine(d).unwrap();
+    let single = single_idastar_manhattan(&inst.board);
+    assert_accounting(&c, &single.per_iteration, "in step");
+    assert_eq!(c.moves.as_ref(), single.moves.as_ref());
+    assert!(
+        c.row
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("waits for other pieces")
+    );
+}
+
+/// A piece that never started (no file, no heartbeat) and one that was killed (its file
+/// mid-search, its heartbeat left behind and never rewritten) do not hold the others back:
+/// they end, and once the two are run, the answer and counts are the single process's.
+#[test]
+fn pieces_never_started_or_killed_do_not_block_the_others() {
+    use npuzzle::split::piece::{PieceOptions, run_piece_with};
+    for inst in korf(1_400_000).iter().take(2) {
+        let req = request(
+            &inst.board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            HeuristicKind::Manhattan,
+            6,
+        );
+        let what = format!("Korf #{}", inst.id);
+        let single = single_idastar_manhattan(&inst.board);
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let plan = make_plan(&req).unwrap();
+        plan.write(d).unwrap();
+        let solver = plan.frontier[solution_node(&plan, single.moves.as_ref().unwrap())].piece;
+        // Two pieces other than the solver's: one killed after a first bound, one never run.
+        let mut others = (1..=plan.pieces).filter(|&k| k != solver);
+        let (killed, absent) = (others.next().unwrap(), others.next().unwrap());
+        let limited = Limits {
+            max_nodes: Some(2_000),
+            ..Limits::default()
+        };
+        let f = run_piece(&plan, d, killed, &limited).unwrap();
+        assert_eq!(f.state, PieceState::Stopped, "{what}");
+        std::fs::create_dir_all(d.join("alive")).unwrap();
+        std::fs::write(d.join(format!("alive/piece-{killed}")), "99999 3\n").unwrap();
+        let options = PieceOptions {
+            lockstep: true,
+            stale_after: std::time::Duration::from_secs(1),
+        };
+        std::thread::scope(|s| {
+            for k in (1..=plan.pieces).filter(|&k| k != killed && k != absent) {
+                let (plan, options) = (&plan, &options);
+                s.spawn(move || run_piece_with(plan, d, k, &Limits::default(), options).unwrap());
+            }
+        });
+        let partial = combine(d).unwrap();
+        assert_ne!(partial.status, Some(Outcome::Solved), "{what}");
+        for k in [killed, absent] {
+            run_piece(&plan, d, k, &Limits::default()).unwrap();
+        }
+        let c = combine(d).unwrap();
+        assert_eq!(c.status, Some(Outcome::Solved), "{what}");
+        assert_accounting(&c, &single.per_iteration, &what);
+        assert_eq!(c.moves.as_ref(), single.moves.as_ref(), "{what}");
+    }
+}
+
+/// `--any-optimal`: every piece stops at the first solution found; its length is Korf's
+/// published optimal one, every bound before it is the single process's node for node (tied
+/// to Korf's totals), and the last bound is reported unfinished. As threads, and as
+/// processes through the command line.
+#[test]
+fn any_optimal_solutions_are_optimal_and_finished_bounds_exact() {
+    for inst in korf(1_400_000).iter().take(4) {
+        let mut req = request(
+            &inst.board,
+            Goal::BlankFirst,
+            Algorithm::Idastar,
+            HeuristicKind::Manhattan,
+            8,
+        );
+        req.any_optimal = true;
+        let dir = tempfile::tempdir().unwrap();
+        let c = split_run(dir.path(), &req);
+        let single = single_idastar_manhattan(&inst.board);
+        let what = format!("Korf #{} any optimal", inst.id);
+        assert_eq!(c.status, Some(Outcome::Solved), "{what}");
+        let moves = c.moves.as_ref().unwrap();
+        assert_eq!(moves.len(), inst.optimal, "{what}: Korf's optimal length");
+        assert!(
+            inst.board.replay_reaches_goal(moves, Goal::BlankFirst),
+            "{what}"
+        );
+        assert_finished_bounds(&c, &single.per_iteration, &what);
+        assert!(
+            c.row.message.as_deref().unwrap().contains("--any-optimal"),
+            "{what}"
+        );
+    }
+    // Through the command line, 8 processes at once.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let data = common::data_dir().join("korf100.tsv");
+    let (data, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let o = bench(&[
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "79",
+        "--pieces",
+        "8",
+        "--out",
+        out_s,
+        "--any-optimal",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let children: Vec<_> = (1..=8)
+        .map(|k| {
+            Command::new(BENCH)
+                .args([
+                    "split",
+                    "piece",
+                    "--out",
+                    out_s,
+                    "--piece",
+                    &k.to_string(),
+                    "-q",
+                ])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let o = bench(&["split", "combine", "--out", out_s, "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let c = combine(&out).unwrap();
+    let board = korf4_board();
+    let single = single_idastar_manhattan(&board);
+    // Korf's published optimal length of this instance.
+    assert_eq!(c.moves.as_ref().map(Vec::len), Some(42));
+    assert!(board.replay_reaches_goal(c.moves.as_ref().unwrap(), Goal::BlankFirst));
+    assert_finished_bounds(&c, &single.per_iteration, "Korf #79 any optimal, processes");
 }

@@ -2,16 +2,18 @@
 //! processes (Slurm tasks); maps the arguments to [`crate::split`] (docs/split.md).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use super::flags::{GoalFlag, Heuristics, Instances, MaxMemory, Quiet, Timeout};
+use super::values::{DurationLimit, parse_duration_limit};
 use crate::heuristic::HeuristicKind;
 use crate::instances::read_instance_file;
 use crate::search::{Algorithm, Limits, Outcome};
 use crate::split::combine::{combine, write_combined};
-use crate::split::piece::run_piece;
+use crate::split::piece::{PieceOptions, run_piece_with};
 use crate::split::plan::{Plan, PlanRequest, make_plan};
 
 /// Exit status of `combine` when a limit stopped a piece before the search ended (as
@@ -67,6 +69,11 @@ pub struct PlanArgs {
     /// whose per-node counts weigh the nodes).
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub probe_nodes: u64,
+    /// Any optimal solution will do: a solution found at bound L stops every piece in L at
+    /// once (less work in the last bound), instead of the pieces reproducing the solution
+    /// single-process IDA* returns (the default; the same answer every run).
+    #[arg(long)]
+    pub any_optimal: bool,
     #[command(flatten)]
     pub dir: SplitDir,
     #[command(flatten)]
@@ -91,6 +98,15 @@ pub struct PieceArgs {
     /// Accepted for the flags of `bench run` (IDA* stores only its path).
     #[command(flatten)]
     pub max_memory: MaxMemory,
+    /// Do not wait before a bound for the other running pieces to finish the bounds below it
+    /// (by default pieces enter every bound together, so the last one is cut at about the
+    /// same point everywhere; docs/split.md).
+    #[arg(long)]
+    pub no_lockstep: bool,
+    /// A piece whose heartbeat file (DIR/alive/piece-K, rewritten every 2 s while it runs)
+    /// has not changed for this long is taken for dead and not waited for.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration_limit)]
+    pub stale_after: DurationLimit,
     #[command(flatten)]
     pub dir: SplitDir,
     #[command(flatten)]
@@ -151,6 +167,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
         pieces: a.pieces,
         frontier: a.frontier,
         probe_nodes: a.probe_nodes,
+        any_optimal: a.any_optimal,
     })?;
     plan.write(&a.dir.out)?;
     if !a.quiet.quiet {
@@ -231,9 +248,14 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
         max_memory_bytes: a.max_memory.max_memory.and_then(|m| m.0),
         ..Limits::default()
     };
+    let options = PieceOptions {
+        lockstep: !a.no_lockstep,
+        // `none`: a heartbeat never goes stale.
+        stale_after: a.stale_after.0.unwrap_or(Duration::MAX),
+    };
     let one = |k: u32| -> anyhow::Result<()> {
-        let file =
-            run_piece(&plan, &a.dir.out, k, &limits).with_context(|| format!("piece {k}"))?;
+        let file = run_piece_with(&plan, &a.dir.out, k, &limits, &options)
+            .with_context(|| format!("piece {k}"))?;
         if !a.quiet.quiet {
             crate::infra::output::note(format_args!(
                 "piece {k} of {}: {:?} after {} finished bound(s)\n",

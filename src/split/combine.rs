@@ -66,6 +66,8 @@ pub struct PieceSummary {
     pub wall_ms: f64,
     /// Times it was started.
     pub sessions: u32,
+    /// Time it waited for other pieces before its bounds, over all sessions, milliseconds.
+    pub waited_ms: f64,
 }
 
 /// The combined answer.
@@ -200,6 +202,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
             cpu_ms: f.as_ref().map_or(0.0, PieceFile::cpu_ms),
             wall_ms: f.as_ref().map_or(0.0, PieceFile::wall_ms),
             sessions: f.as_ref().map_or(0, |f| f.sessions),
+            waited_ms: f.as_ref().map_or(0.0, |f| f.waited_ms),
         })
         .collect();
     let setup_ms = files
@@ -246,7 +249,24 @@ fn make_row(
         if mean > 0.0 { slowest / mean } else { 1.0 },
         plan.plan_cpu_us as f64 / 1e6,
     );
+    let waited = pieces.iter().map(|p| p.waited_ms).fold(0.0, f64::max);
+    if waited > 0.0 {
+        let _ = write!(
+            message,
+            "; waits for other pieces before bounds: mean {:.3} s, max {:.3} s",
+            pieces.iter().map(|p| p.waited_ms).sum::<f64>() / pieces.len() as f64 / 1e3,
+            waited / 1e3
+        );
+    }
     match node {
+        Some(node) if !last.complete() && plan.any_optimal => {
+            let _ = write!(
+                message,
+                "; bound {} is the solution's, not a whole iteration: with --any-optimal every piece stopped at the first \
+                 solution found (frontier node {node}), {} of {} pieces finished the bound",
+                last.bound, last.pieces_completed, last.pieces
+            );
+        }
         Some(node) if !last.complete() => {
             let _ = write!(
                 message,
@@ -344,7 +364,7 @@ pub fn write_combined(dir: &Path, c: &Combined) -> Result<(), SplitError> {
     .map_err(|e| io(&iterations, e))?;
     let pieces = dir.join("pieces.csv");
     crate::infra::output::write_replacing(&pieces, |w| {
-        writeln!(w, "piece,state,nodes,cpu_ms,wall_ms,sessions")?;
+        writeln!(w, "piece,state,nodes,cpu_ms,wall_ms,sessions,waited_ms")?;
         for p in &c.pieces {
             let state = p.state.map_or("not-run".to_string(), |s| {
                 serde_json::to_value(s)
@@ -354,8 +374,8 @@ pub fn write_combined(dir: &Path, c: &Combined) -> Result<(), SplitError> {
             });
             writeln!(
                 w,
-                "{},{},{},{:.3},{:.3},{}",
-                p.piece, state, p.nodes, p.cpu_ms, p.wall_ms, p.sessions
+                "{},{},{},{:.3},{:.3},{},{:.3}",
+                p.piece, state, p.nodes, p.cpu_ms, p.wall_ms, p.sessions, p.waited_ms
             )?;
         }
         Ok(())

@@ -21,6 +21,7 @@
 pub mod combine;
 pub mod piece;
 pub mod plan;
+pub mod step;
 
 use std::path::{Path, PathBuf};
 

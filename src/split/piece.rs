@@ -10,8 +10,9 @@
 //!
 //! A piece that finds a solution writes it to its file and announces it with an empty marker
 //! file `DIR/solved/BOUND-K`. The other pieces read every piece file before each bound and
-//! watch the marker directory between frontier nodes (one `stat` per frontier node, never
-//! inside the search of a subtree). A known solution at bound L under frontier node i stops
+//! watch the marker directory between frontier nodes (one `stat` per frontier node) and,
+//! during a frontier node's search, from a thread of their own (`Stopper`, which stops the
+//! search through its cancel flag). A known solution at bound L under frontier node i stops
 //! a piece (`covered`):
 //! - before a bound above L: it has finished every bound up to L (in the sense above);
 //! - in bound L, before its first frontier node after i: the pieces finish every bound below
@@ -20,6 +21,14 @@
 //!   hold a solution that IDA* meets first; so the combined answer (the smallest bound, then
 //!   the first frontier node) is single-process IDA*'s own solution, not only one as short;
 //! - in a bound above L, at once.
+//!
+//! With the plan's `any_optimal`, a known solution at L stops a piece in bound L at once, or
+//! before it starts L: every bound below L is finished by every piece, so the solution is
+//! optimal, but the combined answer is the first solution found, not necessarily IDA*'s own.
+//!
+//! Before each bound a piece waits (see `step`) until the other live pieces have covered
+//! every bound below it, so the pieces enter the last bound together; the waits change when
+//! bounds start, nothing else.
 //!
 //! A piece in a bound below L finishes it as before. A limit (`--timeout`, `--max-nodes`)
 //! stops a piece mid-bound; its file keeps every finished bound, and a rerun continues with
@@ -35,6 +44,7 @@ use crate::search::subtree::Subtrees;
 use crate::search::{Limits, Outcome, thread_cpu_time};
 
 use super::plan::Plan;
+use super::step::{DEFAULT_STALE_AFTER, Heartbeat, InStep, Standing};
 use super::{SplitError, piece_path, read_json, write_json};
 
 /// The format tag of piece files.
@@ -133,6 +143,10 @@ pub struct PieceFile {
     pub sessions: u32,
     /// Heuristic set-up time of the last session, milliseconds.
     pub setup_ms: f64,
+    /// Time spent waiting for other pieces before its bounds, over all sessions,
+    /// milliseconds (idle, no CPU).
+    #[serde(default)]
+    pub waited_ms: f64,
 }
 
 impl PieceFile {
@@ -198,9 +212,10 @@ impl KnownSolution {
     /// Whether a piece in iteration `bound`, about to search frontier node `node`, may stop:
     /// every bound below this solution's is finished by the pieces that reach it, so the
     /// solution is optimal; single-process IDA* never searches the frontier nodes after it in
-    /// its bound, nor any larger bound.
-    pub fn cuts(self, bound: u32, node: usize) -> bool {
-        self.bound < bound || (self.bound == bound && self.node < node)
+    /// its bound, nor any larger bound. With `any_optimal` (any optimal solution will do),
+    /// anywhere in its bound.
+    pub fn cuts(self, bound: u32, node: usize, any_optimal: bool) -> bool {
+        self.bound < bound || (self.bound == bound && (any_optimal || self.node < node))
     }
 }
 
@@ -353,7 +368,8 @@ fn run_bound(
     let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
     let mut end = None;
     for (&node, m) in nodes.iter().zip(moves) {
-        if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node)) {
+        let any_optimal = watch.plan.any_optimal;
+        if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node, any_optimal)) {
             end = Some(BoundEnd::Cut(s));
             break;
         }
@@ -364,6 +380,7 @@ fn run_bound(
                 break;
             }
         };
+        session.stopper.at(bound, node);
         let c = subtrees.iterate(m, bound, &limits);
         session.add(c.generated);
         generated += c.generated;
@@ -374,7 +391,10 @@ fn run_bound(
             break;
         }
         if let Some(s) = c.stopped {
-            end = Some(BoundEnd::Stopped(s));
+            end = Some(match (s, session.stopper.cut()) {
+                (Outcome::Cancelled, Some(cut)) => BoundEnd::Cut(cut),
+                _ => BoundEnd::Stopped(s),
+            });
             break;
         }
     }
@@ -387,13 +407,72 @@ fn run_bound(
     })
 }
 
+/// How a piece runs besides its limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceOptions {
+    /// Wait before each bound for the other live pieces to cover the bounds below it (see
+    /// `step`; `bench split piece --no-lockstep` turns it off).
+    pub lockstep: bool,
+    /// A piece whose heartbeat has not changed this long is not waited for.
+    pub stale_after: Duration,
+}
+
+impl Default for PieceOptions {
+    fn default() -> PieceOptions {
+        PieceOptions {
+            lockstep: true,
+            stale_after: DEFAULT_STALE_AFTER,
+        }
+    }
+}
+
 /// Runs (or continues) piece `k` of the plan in `dir` under `limits` (the timeout and node
-/// limit count from this session's start); returns its file as last written.
+/// limit count from this session's start), bounds in step with the other pieces; returns its
+/// file as last written.
 pub fn run_piece(
     plan: &Plan,
     dir: &Path,
     k: u32,
     limits: &Limits,
+) -> Result<PieceFile, SplitError> {
+    run_piece_with(plan, dir, k, limits, &PieceOptions::default())
+}
+
+/// Where piece `j` stands for a piece waiting before a bound.
+fn standing(plan: &Plan, dir: &Path, j: u32) -> Result<Standing, SplitError> {
+    Ok(match read_piece(plan, dir, j)? {
+        Some(f) if !f.state.is_final() => Standing::Next(
+            f.iterations
+                .last()
+                .map_or(plan.initial_bound, |it| it.next_bound),
+        ),
+        _ => Standing::Done,
+    })
+}
+
+/// Piece `k`'s file before its first session.
+fn new_piece_file(plan: &Plan, k: u32) -> PieceFile {
+    PieceFile {
+        format: PIECE_FORMAT.into(),
+        plan: plan.checksum.clone(),
+        piece: k,
+        nodes: 0,
+        state: PieceState::Running,
+        iterations: Vec::new(),
+        partial: None,
+        sessions: 0,
+        setup_ms: 0.0,
+        waited_ms: 0.0,
+    }
+}
+
+/// [`run_piece`] with its options.
+pub fn run_piece_with(
+    plan: &Plan,
+    dir: &Path,
+    k: u32,
+    limits: &Limits,
+    options: &PieceOptions,
 ) -> Result<PieceFile, SplitError> {
     if k == 0 || k > plan.pieces {
         return Err(SplitError::Request(format!(
@@ -401,21 +480,10 @@ pub fn run_piece(
             plan.pieces
         )));
     }
-    let mut file = match read_piece(plan, dir, k)? {
-        Some(f) if f.state.is_final() => return Ok(f),
-        Some(f) => f,
-        None => PieceFile {
-            format: PIECE_FORMAT.into(),
-            plan: plan.checksum.clone(),
-            piece: k,
-            nodes: 0,
-            state: PieceState::Running,
-            iterations: Vec::new(),
-            partial: None,
-            sessions: 0,
-            setup_ms: 0.0,
-        },
-    };
+    let mut file = read_piece(plan, dir, k)?.unwrap_or_else(|| new_piece_file(plan, k));
+    if file.state.is_final() {
+        return Ok(file);
+    }
     let nodes: Vec<usize> = plan.nodes_of(k);
     let moves = nodes
         .iter()
@@ -431,8 +499,47 @@ pub fn run_piece(
     file.partial = None;
     let path = piece_path(dir, k);
     write_json(&path, &file)?;
-    let session = Session::new(limits);
+    let _heartbeat = Heartbeat::start(dir, k).map_err(|e| SplitError::File {
+        path: super::step::heartbeat_path(dir, k),
+        what: format!("cannot write the heartbeat: {e}"),
+    })?;
+    let stopper = Stopper::default();
+    let (done, watching) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| stopper.watch(plan, dir, watching));
+        let r = run_bounds(
+            plan,
+            dir,
+            options,
+            &mut file,
+            &subtrees,
+            (&nodes, &moves),
+            &Session::new(limits, &stopper),
+        );
+        drop(done);
+        r
+    })?;
+    if let Some(s) = file.solution() {
+        announce(dir, s.bound, k)?;
+    }
+    Ok(file)
+}
+
+/// A piece's bounds from where its file stands, each written to its file as it ends.
+fn run_bounds(
+    plan: &Plan,
+    dir: &Path,
+    options: &PieceOptions,
+    file: &mut PieceFile,
+    subtrees: &Subtrees,
+    (nodes, moves): (&[usize], &[Vec<Move>]),
+    session: &Session,
+) -> Result<(), SplitError> {
+    let k = file.piece;
+    let path = piece_path(dir, k);
     let mut watch = Watch::new(plan, dir);
+    let mut step = InStep::new(options.stale_after);
+    let waited_before = file.waited_ms;
     let mut bound = file
         .iterations
         .last()
@@ -442,11 +549,18 @@ pub fn run_piece(
             file.state = PieceState::Exhausted;
             break;
         }
-        if watch.scan()?.is_some_and(|s| s.bound < bound) {
+        if options.lockstep {
+            step.wait(dir, k, plan.pieces, bound, |j| standing(plan, dir, j))?;
+            file.waited_ms = waited_before + step.waited.as_secs_f64() * 1e3;
+        }
+        if watch
+            .scan()?
+            .is_some_and(|s| s.bound < bound || (plan.any_optimal && s.bound == bound))
+        {
             file.state = PieceState::Covered;
             break;
         }
-        let run = run_bound(&subtrees, &nodes, &moves, bound, &session, &mut watch)?;
+        let run = run_bound(subtrees, nodes, moves, bound, session, &mut watch)?;
         let mut partial = PartialIteration {
             bound,
             generated: run.generated,
@@ -468,7 +582,7 @@ pub fn run_piece(
                     cpu_ms: run.cpu_ms,
                     wall_ms: run.wall_ms,
                 });
-                write_json(&path, &file)?;
+                write_json(&path, file)?;
                 bound = next;
                 continue;
             }
@@ -488,26 +602,28 @@ pub fn run_piece(
         file.partial = Some(partial);
         break;
     }
-    write_json(&path, &file)?;
-    if let Some(s) = file.solution() {
-        announce(dir, s.bound, k)?;
-    }
-    Ok(file)
+    write_json(&path, file)
 }
 
-/// A piece session's limits: the timeout from its start, the node limit over its nodes.
-struct Session {
+/// A piece session's limits: the timeout from its start, the node limit over its nodes, and
+/// the stop inside a frontier node's search.
+struct Session<'a> {
     limits: Limits,
     deadline: Option<Instant>,
     used: std::cell::Cell<u64>,
+    stopper: &'a Stopper,
 }
 
-impl Session {
-    fn new(limits: &Limits) -> Session {
+impl<'a> Session<'a> {
+    fn new(limits: &Limits, stopper: &'a Stopper) -> Session<'a> {
         Session {
-            limits: limits.clone(),
+            limits: Limits {
+                cancel: Some(stopper.cancel.clone()),
+                ..limits.clone()
+            },
             deadline: limits.timeout.map(|t| Instant::now() + t),
             used: std::cell::Cell::new(0),
+            stopper,
         }
     }
 
@@ -535,6 +651,56 @@ impl Session {
     }
 }
 
+/// Stops a piece inside a frontier node's search once an announced solution cuts it: a thread
+/// of its own polls the markers every [`Stopper::PERIOD`] and raises the search's cancel flag
+/// (checked every 65,536 nodes) when the solution cuts the piece's position, the bound and
+/// frontier node it searches. Positions only grow, and a solution that cuts one position cuts
+/// every later one, so the flag is right whenever the search sees it. Without it a piece would
+/// notice the solution only after the frontier node it is in.
+#[derive(Default)]
+struct Stopper {
+    /// (bound << 32) | frontier node, set before each frontier node's search.
+    position: std::sync::atomic::AtomicU64,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cut: std::sync::Mutex<Option<KnownSolution>>,
+}
+
+impl Stopper {
+    const PERIOD: Duration = Duration::from_millis(200);
+
+    fn at(&self, bound: u32, node: usize) {
+        let position = (u64::from(bound) << 32) | (node as u64 & 0xffff_ffff);
+        self.position
+            .store(position, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The solution that raised the flag, if one did.
+    fn cut(&self) -> Option<KnownSolution> {
+        *self.cut.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Polls the markers until `done` is dropped or the flag is raised.
+    fn watch(&self, plan: &Plan, dir: &Path, done: std::sync::mpsc::Receiver<()>) {
+        let mut watch = Watch::new(plan, dir);
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(Self::PERIOD)
+        {
+            // An unreadable piece file is reported by the piece's own checks.
+            let Ok(Some(s)) = watch.poll() else { continue };
+            let p = self.position.load(std::sync::atomic::Ordering::Relaxed);
+            if s.cuts(
+                (p >> 32) as u32,
+                (p & 0xffff_ffff) as usize,
+                plan.any_optimal,
+            ) {
+                *self.cut.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
+                self.cancel
+                    .store(true, std::sync::atomic::Ordering::Release);
+                return;
+            }
+        }
+    }
+}
+
 fn ms(d: Option<Duration>) -> f64 {
     d.map_or(0.0, |d| d.as_secs_f64() * 1e3)
 }
@@ -550,10 +716,16 @@ mod tests {
     #[test]
     fn a_solution_cuts_larger_bounds_and_later_nodes_of_its_own() {
         let s = KnownSolution { bound: 30, node: 7 };
-        assert!(s.cuts(32, 0), "a larger bound");
-        assert!(s.cuts(30, 8), "a later node in its bound");
-        assert!(!s.cuts(30, 6), "an earlier node in its bound");
-        assert!(!s.cuts(28, 100), "a smaller bound");
+        for any in [false, true] {
+            assert!(s.cuts(32, 0, any), "a larger bound");
+            assert!(s.cuts(30, 8, any), "a later node in its bound");
+            assert!(!s.cuts(28, 100, any), "a smaller bound");
+        }
+        assert!(!s.cuts(30, 6, false), "an earlier node in its bound");
+        assert!(
+            s.cuts(30, 6, true),
+            "any optimal solution: anywhere in its bound"
+        );
         let t = KnownSolution { bound: 28, node: 9 };
         assert_eq!(first(Some(s), Some(t)), Some(t));
         assert_eq!(first(None, Some(s)), Some(s));
@@ -576,6 +748,7 @@ mod tests {
             pieces: 3,
             frontier: 40,
             probe_nodes: 10_000,
+            any_optimal: false,
         })
         .unwrap();
         let dir = tempfile::tempdir().unwrap();
@@ -595,5 +768,58 @@ mod tests {
         let mut fresh = Watch::new(&plan, dir);
         assert_eq!(fresh.poll().unwrap(), None);
         assert_eq!(fresh.scan().unwrap(), Some(s));
+    }
+
+    /// The in-search stop: raised for a position the announced solution cuts (a later frontier
+    /// node of its bound), never for one it does not cut (an earlier node, a smaller bound).
+    #[test]
+    fn the_stopper_raises_the_cancel_flag_only_where_the_solution_cuts() {
+        let board = Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        let plan = make_plan(&PlanRequest {
+            instance_file: "test".into(),
+            instance_id: "1".into(),
+            scramble_moves: None,
+            board,
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::Idastar,
+            heuristic: HeuristicKind::Manhattan,
+            pieces: 3,
+            frontier: 40,
+            probe_nodes: 10_000,
+            any_optimal: false,
+        })
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        plan.write(dir).unwrap();
+        let s = (1..=plan.pieces)
+            .map(|k| run_piece(&plan, dir, k, &Limits::default()).unwrap())
+            .find_map(|f| f.solution())
+            .expect("some piece finds the solution");
+        let raised = |bound: u32, node: usize, polls: u32| {
+            let stopper = Stopper::default();
+            stopper.at(bound, node);
+            let (done, watching) = std::sync::mpsc::channel::<()>();
+            std::thread::scope(|scope| {
+                let w = scope.spawn(|| stopper.watch(&plan, dir, watching));
+                // Until the flag is raised, or for a few polls.
+                for _ in 0..polls * 10 {
+                    if w.is_finished() {
+                        break;
+                    }
+                    std::thread::sleep(Stopper::PERIOD / 10);
+                }
+                drop(done);
+            });
+            let flag = stopper.cancel.load(std::sync::atomic::Ordering::Acquire);
+            assert_eq!(flag, stopper.cut().is_some());
+            (flag, stopper.cut())
+        };
+        // Cut: a later node of the solution's bound, a larger bound (up to 600 polls, until raised).
+        assert_eq!(raised(s.bound, s.node + 1, 600), (true, Some(s)));
+        assert_eq!(raised(s.bound + 2, 0, 600), (true, Some(s)));
+        // Not cut: the solution's own node and a smaller bound (a few polls: never raised).
+        assert_eq!(raised(s.bound, s.node, 3), (false, None));
+        assert_eq!(raised(s.bound - 2, s.node + 1, 3), (false, None));
     }
 }

@@ -68,6 +68,8 @@ pub struct PlanRequest {
     pub frontier: usize,
     /// Nodes the balancing probe may generate.
     pub probe_nodes: u64,
+    /// Any optimal solution will do: pieces stop at the first one found (see [`Plan`]).
+    pub any_optimal: bool,
 }
 
 /// The nodes above the frontier whose path's largest f is `path_max`, and what they count in
@@ -136,6 +138,12 @@ pub struct Plan {
     pub plan_cpu_us: u64,
     /// Wall time of planning, in microseconds.
     pub plan_wall_us: u64,
+    /// Any optimal solution will do: a solution at bound L stops every piece in L at once
+    /// (every smaller bound is finished), so the answer is an optimal solution, not
+    /// necessarily the one single-process IDA* returns, and the last bound costs less.
+    /// Absent (false) in plans that want IDA*'s own solution.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_optimal: bool,
     /// SHA-256 of this file's content with this field empty (piece files carry it, so that
     /// pieces of two plans never mix).
     pub checksum: String,
@@ -299,6 +307,7 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
             _ => 0,
         },
         plan_wall_us: wall.elapsed().as_micros() as u64,
+        any_optimal: req.any_optimal,
         checksum: String::new(),
     };
     plan.checksum = plan.compute_checksum();
