@@ -499,6 +499,22 @@ fn pieces_stop_at_the_solutions_frontier_node_in_its_bound() {
     }
 }
 
+/// Runs pieces 1..=n of the plan in `out` as n processes at once, each to a successful exit.
+fn run_pieces_as_processes(out: &str, n: u32) {
+    let children: Vec<_> = (1..=n)
+        .map(|k| {
+            let k = k.to_string();
+            Command::new(BENCH)
+                .args(["split", "piece", "--out", out, "--piece", &k, "-q"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+}
+
 fn bench(args: &[&str]) -> std::process::Output {
     Command::new(BENCH).args(args).output().unwrap()
 }
@@ -570,25 +586,7 @@ fn pieces_as_processes_combine_into_one_results_row() {
     assert_eq!(o.status.code(), Some(1));
     let row = std::fs::read_to_string(out.join("result.csv")).unwrap();
     assert!(row.contains("unfinished pieces: 1 2 3 4 5 6 7 8"), "{row}");
-    let children: Vec<_> = (1..=8)
-        .map(|k| {
-            Command::new(BENCH)
-                .args([
-                    "split",
-                    "piece",
-                    "--out",
-                    out_s,
-                    "--piece",
-                    &k.to_string(),
-                    "-q",
-                ])
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut c in children {
-        assert!(c.wait().unwrap().success());
-    }
+    run_pieces_as_processes(out_s, 8);
     let o = bench(&["split", "combine", "--out", out_s, "-q"]);
     assert_eq!(
         o.status.code(),
@@ -944,25 +942,7 @@ fn any_optimal_solutions_are_optimal_and_finished_bounds_exact() {
         "-q",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let children: Vec<_> = (1..=8)
-        .map(|k| {
-            Command::new(BENCH)
-                .args([
-                    "split",
-                    "piece",
-                    "--out",
-                    out_s,
-                    "--piece",
-                    &k.to_string(),
-                    "-q",
-                ])
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut c in children {
-        assert!(c.wait().unwrap().success());
-    }
+    run_pieces_as_processes(out_s, 8);
     let o = bench(&["split", "combine", "--out", out_s, "-q"]);
     assert_eq!(o.status.code(), Some(0));
     let c = combine(&out).unwrap();

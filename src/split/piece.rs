@@ -732,12 +732,10 @@ mod tests {
         assert_eq!(first(Some(s), None), Some(s));
     }
 
-    /// Between frontier nodes a piece learns of solutions from the markers alone (no piece
-    /// file is read without one).
-    #[test]
-    fn the_watch_sees_announced_solutions_through_their_markers() {
+    /// A 3-piece plan of an 8-puzzle with IDA* + Manhattan (frontier of 40 nodes).
+    fn eight_puzzle_plan() -> Plan {
         let board = Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
-        let plan = make_plan(&PlanRequest {
+        make_plan(&PlanRequest {
             instance_file: "test".into(),
             instance_id: "1".into(),
             scramble_moves: None,
@@ -750,7 +748,14 @@ mod tests {
             probe_nodes: 10_000,
             any_optimal: false,
         })
-        .unwrap();
+        .unwrap()
+    }
+
+    /// Between frontier nodes a piece learns of solutions from the markers alone (no piece
+    /// file is read without one).
+    #[test]
+    fn the_watch_sees_announced_solutions_through_their_markers() {
+        let plan = eight_puzzle_plan();
         let dir = tempfile::tempdir().unwrap();
         let dir = dir.path();
         plan.write(dir).unwrap();
@@ -774,21 +779,7 @@ mod tests {
     /// node of its bound), never for one it does not cut (an earlier node, a smaller bound).
     #[test]
     fn the_stopper_raises_the_cancel_flag_only_where_the_solution_cuts() {
-        let board = Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
-        let plan = make_plan(&PlanRequest {
-            instance_file: "test".into(),
-            instance_id: "1".into(),
-            scramble_moves: None,
-            board,
-            goal: Goal::BlankLast,
-            algorithm: Algorithm::Idastar,
-            heuristic: HeuristicKind::Manhattan,
-            pieces: 3,
-            frontier: 40,
-            probe_nodes: 10_000,
-            any_optimal: false,
-        })
-        .unwrap();
+        let plan = eight_puzzle_plan();
         let dir = tempfile::tempdir().unwrap();
         let dir = dir.path();
         plan.write(dir).unwrap();
