@@ -138,7 +138,8 @@ fn agrees_with_idastar_on_random_5x5_boards() {
 /// estimate and Korf's published optimal length. On the 20 instances with the fewest nodes
 /// (0.05 G in all, where the first 20 of the file have 4.3 G: the same checks in a hundredth
 /// of the time), stopped at a third of their published count, so in one of the last
-/// iterations, where a wrong bound would show.
+/// iterations, where a wrong bound would show. (Parallel IDA* may instead solve it, optimally:
+/// its threads can reach a solution earlier than the serial order.)
 #[test]
 fn stopped_idastar_reports_a_true_lower_bound() {
     let mut instances = korf100();
@@ -157,6 +158,12 @@ fn stopped_idastar_reports_a_true_lower_bound() {
                 &limits,
             )
             .unwrap();
+            // Parallel IDA*'s threads may meet a solution of the last iteration before the
+            // serial order would (which one wins is a race): then it must be optimal.
+            if algo == Algorithm::ParallelIdastar && r.status == Outcome::Solved {
+                assert_eq!(r.moves.map(|m| m.len()), Some(optimal), "{algo} #{id}");
+                continue;
+            }
             assert_eq!(r.status, Outcome::NodeLimit, "{algo} #{id}");
             let lb = r.stats.lower_bound.unwrap() as usize;
             assert!(lb <= optimal, "{algo} #{id}: {lb} > {optimal}");
