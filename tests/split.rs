@@ -92,6 +92,7 @@ fn request(
         frontier: 500,
         probe_nodes: 100_000,
         any_optimal: false,
+        queue: false,
     }
 }
 

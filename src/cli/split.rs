@@ -74,6 +74,12 @@ pub struct PlanArgs {
     /// single-process IDA* returns (the default; the same answer every run).
     #[arg(long)]
     pub any_optimal: bool,
+    /// Pieces take chunks of the frontier from a shared queue in every bound (files in
+    /// DIR/queue), instead of fixed slices: whichever pieces run search the frontier in
+    /// IDA*'s order together, so the last bound costs about what single-process IDA*'s does,
+    /// and a piece that never starts or dies leaves nothing behind (docs/split.md).
+    #[arg(long)]
+    pub queue: bool,
     #[command(flatten)]
     pub dir: SplitDir,
     #[command(flatten)]
@@ -168,6 +174,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
         frontier: a.frontier,
         probe_nodes: a.probe_nodes,
         any_optimal: a.any_optimal,
+        queue: a.queue,
     })?;
     plan.write(&a.dir.out)?;
     if !a.quiet.quiet {

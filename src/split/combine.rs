@@ -28,6 +28,7 @@ use crate::results::{MeasuredBy, Outcome, Row};
 use super::SplitError;
 use super::piece::{PieceFile, PieceState, read_piece};
 use super::plan::Plan;
+use super::queue::{ChunkRecord, read_records};
 
 /// One bound of the whole search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +131,47 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
     a
 }
 
+/// [`at_bound`] for a queue plan: the counts are the chunks' records (a chunk a limit stopped
+/// counts once it is searched again); the bound is complete when every chunk's record is, and
+/// then every piece is said to have finished it (they share it; none has a slice of its own).
+fn at_bound_queue(
+    plan: &Plan,
+    dir: &Path,
+    files: &[Option<PieceFile>],
+    bound: u32,
+) -> Result<AtBound, SplitError> {
+    let records = read_records(plan, dir, bound)?;
+    let mut a = AtBound {
+        generated: 0,
+        expanded: 0,
+        completed: 0,
+        next: u32::MAX,
+        solutions: Vec::new(),
+        cut: 0,
+        stopped: None,
+    };
+    for r in records.iter().flatten() {
+        a.generated += r.generated;
+        a.expanded += r.expanded;
+        a.next = a.next.min(r.next_bound);
+        if let (Some(node), Some(s)) = (r.node, &r.solution) {
+            a.solutions.push((node, s.clone()));
+        }
+        a.cut += u32::from(r.cut.is_some());
+    }
+    if records.iter().all(|r| r.as_ref().is_some_and(ChunkRecord::complete)) {
+        a.completed = plan.pieces;
+    }
+    for p in files.iter().flatten().filter_map(|f| f.partial.as_ref()) {
+        if p.bound == bound
+            && let Some(s) = &p.stopped
+        {
+            a.stopped = a.stopped.or_else(|| stopped_status(s));
+        }
+    }
+    Ok(a)
+}
+
 fn stopped_status(name: &str) -> Option<Outcome> {
     [
         Outcome::Timeout,
@@ -152,7 +194,11 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
     let mut solution = None;
     let mut last = (0, None);
     let status = loop {
-        let a = at_bound(&files, bound);
+        let a = if plan.is_queue() {
+            at_bound_queue(&plan, dir, &files, bound)?
+        } else {
+            at_bound(&files, bound)
+        };
         let (top_expanded, top_generated) = plan.top_counts(bound);
         iterations.push(CombinedIteration {
             bound,

@@ -10,6 +10,9 @@
 //!   continues after its last finished one); a piece stops once another piece's solution
 //!   makes the rest of its search unnecessary (a bound it has finished, or its frontier nodes
 //!   after the solution's in the solution's bound; announced by marker files).
+//! - [`queue`]: the other way to run pieces (a plan made with `--queue`): in every bound the
+//!   pieces take chunks of the frontier in order from a shared queue of claim files, and a
+//!   bound ends when every chunk's record is written.
 //! - [`combine`]: the pieces' counts summed per bound with the tree above the frontier (exactly
 //!   the single-process IDA* counts of every bound all pieces finished), the shortest
 //!   solution replayed on the start board, `result.csv` (one results row) and
@@ -21,6 +24,7 @@
 pub mod combine;
 pub mod piece;
 pub mod plan;
+pub mod queue;
 pub mod step;
 
 use std::path::{Path, PathBuf};

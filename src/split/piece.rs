@@ -241,12 +241,12 @@ fn known_solution(plan: &Plan, dir: &Path) -> Result<Option<KnownSolution>, Spli
 /// The directory of solution markers: a piece that finds a solution writes its file, then
 /// creates the empty `DIR/solved/BOUND-K`; the others watch this directory between frontier
 /// nodes (one `stat` each; the directory changes only when a solution is announced).
-fn marker_dir(dir: &Path) -> std::path::PathBuf {
+pub(super) fn marker_dir(dir: &Path) -> std::path::PathBuf {
     dir.join("solved")
 }
 
 /// Announces piece `k`'s solution at `bound` (its file already holds it).
-fn announce(dir: &Path, bound: u32, k: u32) -> Result<(), SplitError> {
+pub(super) fn announce(dir: &Path, bound: u32, k: u32) -> Result<(), SplitError> {
     let marks = marker_dir(dir);
     std::fs::create_dir_all(&marks)
         .and_then(|()| std::fs::write(marks.join(format!("{bound}-{k}")), b""))
@@ -257,7 +257,7 @@ fn announce(dir: &Path, bound: u32, k: u32) -> Result<(), SplitError> {
 }
 
 /// The solutions announced so far, as a running piece sees them.
-struct Watch<'a> {
+pub(super) struct Watch<'a> {
     plan: &'a Plan,
     dir: &'a Path,
     best: Option<KnownSolution>,
@@ -273,7 +273,7 @@ struct Watch<'a> {
 impl<'a> Watch<'a> {
     const RELIST: Duration = Duration::from_secs(2);
 
-    fn new(plan: &'a Plan, dir: &'a Path) -> Watch<'a> {
+    pub(super) fn new(plan: &'a Plan, dir: &'a Path) -> Watch<'a> {
         Watch {
             plan,
             dir,
@@ -286,7 +286,7 @@ impl<'a> Watch<'a> {
 
     /// Reads every piece file (before each bound: the authoritative check, which also sees a
     /// solution whose marker a killed piece never wrote).
-    fn scan(&mut self) -> Result<Option<KnownSolution>, SplitError> {
+    pub(super) fn scan(&mut self) -> Result<Option<KnownSolution>, SplitError> {
         let found = known_solution(self.plan, self.dir)?;
         self.best = first(self.best, found);
         Ok(self.best)
@@ -294,7 +294,7 @@ impl<'a> Watch<'a> {
 
     /// Checks the markers (between frontier nodes): a `stat` of their directory, a listing
     /// only when it changed, a piece file read only for a new marker.
-    fn poll(&mut self) -> Result<Option<KnownSolution>, SplitError> {
+    pub(super) fn poll(&mut self) -> Result<Option<KnownSolution>, SplitError> {
         let marks = marker_dir(self.dir);
         let Ok(meta) = std::fs::metadata(&marks) else {
             return Ok(self.best);
@@ -333,7 +333,7 @@ impl<'a> Watch<'a> {
 }
 
 /// How one bound of a piece ended.
-enum BoundEnd {
+pub(super) enum BoundEnd {
     /// Every frontier node searched; the piece's next bound.
     Finished(u32),
     /// A solution under this frontier node.
@@ -345,18 +345,18 @@ enum BoundEnd {
 }
 
 /// One bound of a piece: its counts, times and end.
-struct BoundRun {
-    generated: u64,
-    expanded: u64,
-    cpu_ms: f64,
-    wall_ms: f64,
-    end: BoundEnd,
+pub(super) struct BoundRun {
+    pub(super) generated: u64,
+    pub(super) expanded: u64,
+    pub(super) cpu_ms: f64,
+    pub(super) wall_ms: f64,
+    pub(super) end: BoundEnd,
 }
 
 /// Runs one IDA* iteration with `bound` below the piece's frontier nodes (`nodes`, indices
 /// in the plan, and their `moves`), in frontier order, watching for other pieces' solutions
 /// before each node.
-fn run_bound(
+pub(super) fn run_bound(
     subtrees: &Subtrees,
     nodes: &[usize],
     moves: &[Vec<Move>],
@@ -493,7 +493,9 @@ pub fn run_piece_with(
     let setup = Instant::now();
     let subtrees = plan.subtrees()?;
     file.setup_ms = setup.elapsed().as_secs_f64() * 1e3;
-    file.nodes = nodes.len();
+    if !plan.is_queue() {
+        file.nodes = nodes.len();
+    }
     file.sessions += 1;
     file.state = PieceState::Running;
     file.partial = None;
@@ -507,15 +509,20 @@ pub fn run_piece_with(
     let (done, watching) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
         scope.spawn(|| stopper.watch(plan, dir, watching));
-        let r = run_bounds(
-            plan,
-            dir,
-            options,
-            &mut file,
-            &subtrees,
-            (&nodes, &moves),
-            &Session::new(limits, &stopper),
-        );
+        let session = Session::new(limits, &stopper);
+        let r = if plan.is_queue() {
+            super::queue::run_queue(plan, dir, options, &mut file, &subtrees, &session)
+        } else {
+            run_bounds(
+                plan,
+                dir,
+                options,
+                &mut file,
+                &subtrees,
+                (&nodes, &moves),
+                &session,
+            )
+        };
         drop(done);
         r
     })?;
@@ -607,11 +614,11 @@ fn run_bounds(
 
 /// A piece session's limits: the timeout from its start, the node limit over its nodes, and
 /// the stop inside a frontier node's search.
-struct Session<'a> {
+pub(super) struct Session<'a> {
     limits: Limits,
     deadline: Option<Instant>,
     used: std::cell::Cell<u64>,
-    stopper: &'a Stopper,
+    pub(super) stopper: &'a Stopper,
 }
 
 impl<'a> Session<'a> {
@@ -654,48 +661,64 @@ impl<'a> Session<'a> {
 /// Stops a piece inside a frontier node's search once an announced solution cuts it: a thread
 /// of its own polls the markers every [`Stopper::PERIOD`] and raises the search's cancel flag
 /// (checked every 65,536 nodes) when the solution cuts the piece's position, the bound and
-/// frontier node it searches. Positions only grow, and a solution that cuts one position cuts
-/// every later one, so the flag is right whenever the search sees it. Without it a piece would
-/// notice the solution only after the frontier node it is in.
+/// frontier node it searches. The flag is raised under the same lock that sets the position,
+/// so it always stands for the position being searched; without it a piece would notice the
+/// solution only after the frontier node it is in. A queue piece, which may go back to an
+/// earlier chunk, clears the flag with [`Stopper::rearm`] before each chunk.
 #[derive(Default)]
-struct Stopper {
-    /// (bound << 32) | frontier node, set before each frontier node's search.
-    position: std::sync::atomic::AtomicU64,
+pub(super) struct Stopper {
+    /// The bound and frontier node being searched (`None`: between searches), and the
+    /// solution that raised the flag for it.
+    state: std::sync::Mutex<StopperState>,
     cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    cut: std::sync::Mutex<Option<KnownSolution>>,
+}
+
+#[derive(Default)]
+struct StopperState {
+    position: Option<(u32, usize)>,
+    cut: Option<KnownSolution>,
 }
 
 impl Stopper {
     const PERIOD: Duration = Duration::from_millis(200);
 
-    fn at(&self, bound: u32, node: usize) {
-        let position = (u64::from(bound) << 32) | (node as u64 & 0xffff_ffff);
-        self.position
-            .store(position, std::sync::atomic::Ordering::Relaxed);
+    fn lock(&self) -> std::sync::MutexGuard<'_, StopperState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The piece is about to search frontier node `node` in `bound`.
+    pub(super) fn at(&self, bound: u32, node: usize) {
+        self.lock().position = Some((bound, node));
+    }
+
+    /// Clears the flag and the position (before a queue piece's next chunk).
+    pub(super) fn rearm(&self) {
+        let mut state = self.lock();
+        *state = StopperState::default();
+        self.cancel
+            .store(false, std::sync::atomic::Ordering::Release);
     }
 
     /// The solution that raised the flag, if one did.
-    fn cut(&self) -> Option<KnownSolution> {
-        *self.cut.lock().unwrap_or_else(|e| e.into_inner())
+    pub(super) fn cut(&self) -> Option<KnownSolution> {
+        self.lock().cut
     }
 
-    /// Polls the markers until `done` is dropped or the flag is raised.
+    /// Polls the markers until `done` is dropped.
     fn watch(&self, plan: &Plan, dir: &Path, done: std::sync::mpsc::Receiver<()>) {
         let mut watch = Watch::new(plan, dir);
         while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(Self::PERIOD)
         {
             // An unreadable piece file is reported by the piece's own checks.
             let Ok(Some(s)) = watch.poll() else { continue };
-            let p = self.position.load(std::sync::atomic::Ordering::Relaxed);
-            if s.cuts(
-                (p >> 32) as u32,
-                (p & 0xffff_ffff) as usize,
-                plan.any_optimal,
-            ) {
-                *self.cut.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
+            let mut state = self.lock();
+            if state.cut.is_none()
+                && let Some((bound, node)) = state.position
+                && s.cuts(bound, node, plan.any_optimal)
+            {
+                state.cut = Some(s);
                 self.cancel
                     .store(true, std::sync::atomic::Ordering::Release);
-                return;
             }
         }
     }
@@ -747,6 +770,7 @@ mod tests {
             frontier: 40,
             probe_nodes: 10_000,
             any_optimal: false,
+            queue: false,
         })
         .unwrap()
     }
@@ -792,10 +816,10 @@ mod tests {
             stopper.at(bound, node);
             let (done, watching) = std::sync::mpsc::channel::<()>();
             std::thread::scope(|scope| {
-                let w = scope.spawn(|| stopper.watch(&plan, dir, watching));
+                scope.spawn(|| stopper.watch(&plan, dir, watching));
                 // Until the flag is raised, or for a few polls.
                 for _ in 0..polls * 10 {
-                    if w.is_finished() {
+                    if stopper.cancel.load(std::sync::atomic::Ordering::Acquire) {
                         break;
                     }
                     std::thread::sleep(Stopper::PERIOD / 10);

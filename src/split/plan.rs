@@ -33,6 +33,11 @@ use super::{SplitError, plan_path, read_json, write_json};
 /// The format tag of plan files.
 pub const PLAN_FORMAT: &str = "npuzzle-split-plan/1";
 
+/// A queue plan has this many chunks per piece (or one per frontier node, if fewer): each
+/// piece takes about this many per bound, so when a solution is announced the pieces past it
+/// have searched at most one chunk's worth each, a small share of the bound.
+pub const CHUNKS_PER_PIECE: usize = 128;
+
 /// The deepest frontier considered.
 const MAX_DEPTH: usize = 40;
 
@@ -70,6 +75,9 @@ pub struct PlanRequest {
     pub probe_nodes: u64,
     /// Any optimal solution will do: pieces stop at the first one found (see [`Plan`]).
     pub any_optimal: bool,
+    /// Pieces take chunks of the frontier from a shared queue, bound by bound, instead of
+    /// fixed slices (see [`Plan::chunks`]).
+    pub queue: bool,
 }
 
 /// The nodes above the frontier whose path's largest f is `path_max`, and what they count in
@@ -94,7 +102,8 @@ pub struct PlannedNode {
     /// Its estimated work (nodes generated below it in the last complete probe iteration,
     /// plus one).
     pub weight: u64,
-    /// The piece that searches it (1-based).
+    /// The piece that searches it (1-based; 0 in a queue plan, where no node has a fixed
+    /// piece).
     pub piece: u32,
 }
 
@@ -144,6 +153,14 @@ pub struct Plan {
     /// Absent (false) in plans that want IDA*'s own solution.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub any_optimal: bool,
+    /// A queue plan's chunks: chunk c is the frontier nodes from `chunks[c]` up to the next
+    /// chunk's first (or the end), consecutive in frontier order and of about equal weight.
+    /// In every bound the pieces take the chunks in order, each the next one no piece has
+    /// taken (`queue`), so whichever pieces run search the frontier in IDA*'s order together:
+    /// the last bound stops near where single-process IDA* stops, whatever the weights
+    /// predicted. Empty in a plan of fixed slices (the `piece` of each node).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks: Vec<u32>,
     /// SHA-256 of this file's content with this field empty (piece files carry it, so that
     /// pieces of two plans never mix).
     pub checksum: String,
@@ -174,6 +191,20 @@ impl Plan {
             self.algorithm()?,
             &self.heuristic()?,
         )?)
+    }
+
+    /// Whether pieces take chunks from a shared queue (see [`Plan::chunks`]).
+    pub fn is_queue(&self) -> bool {
+        !self.chunks.is_empty()
+    }
+
+    /// The frontier nodes of chunk `c` of a queue plan.
+    pub fn chunk_nodes(&self, c: usize) -> std::ops::Range<usize> {
+        let end = self
+            .chunks
+            .get(c + 1)
+            .map_or(self.frontier.len(), |&e| e as usize);
+        self.chunks[c] as usize..end
     }
 
     /// The indices of piece `k`'s frontier nodes, in frontier order.
@@ -274,7 +305,12 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
     let initial_bound = subtrees.initial_bound();
     let (depth, expansion, probe_bound, weights) =
         balanced_frontier(&subtrees, target, req.pieces, req.probe_nodes);
-    let pieces = assign(&weights, req.pieces);
+    let (pieces, chunks) = if req.queue {
+        let n = (req.pieces as usize * CHUNKS_PER_PIECE).min(weights.len());
+        (vec![0; weights.len()], chunk_starts(&weights, n))
+    } else {
+        (assign(&weights, req.pieces), Vec::new())
+    };
     let mut plan = Plan {
         format: PLAN_FORMAT.into(),
         instance_file: req.instance_file.clone(),
@@ -308,6 +344,7 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
         },
         plan_wall_us: wall.elapsed().as_micros() as u64,
         any_optimal: req.any_optimal,
+        chunks,
         checksum: String::new(),
     };
     plan.checksum = plan.compute_checksum();
@@ -440,9 +477,58 @@ fn assign(weights: &[u64], pieces: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The first nodes of `n` chunks of consecutive nodes with about equal total weight: chunk c
+/// starts at the first node whose preceding weight reaches c / n of the total, and no chunk
+/// is empty (`n` at most the nodes).
+fn chunk_starts(weights: &[u64], n: usize) -> Vec<u32> {
+    let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
+    let mut starts = Vec::with_capacity(n);
+    let mut before = 0u128;
+    for (i, &w) in weights.iter().enumerate() {
+        let c = starts.len();
+        let remaining_nodes = weights.len() - i;
+        let remaining_chunks = n - c;
+        if c < n
+            && (c == 0
+                || before * n as u128 >= total * c as u128
+                || remaining_nodes == remaining_chunks)
+        {
+            starts.push(i as u32);
+        }
+        before += u128::from(w);
+    }
+    starts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_consecutive_nodes_of_about_equal_weight() {
+        // Total 12, 3 chunks: starts where the weight before reaches 0, 4 and 8.
+        assert_eq!(chunk_starts(&[2, 2, 2, 2, 2, 2], 3), [0, 2, 4]);
+        // A heavy last node: the chunks before it shrink so that none is empty.
+        assert_eq!(chunk_starts(&[1, 1, 1, 1, 8], 3), [0, 3, 4]);
+        // A heavy first node: a chunk of its own.
+        assert_eq!(chunk_starts(&[8, 1, 1, 1, 1], 3), [0, 1, 2]);
+        assert_eq!(chunk_starts(&[5, 5, 5], 3), [0, 1, 2]);
+        // In general: n chunks, each non-empty, none heavier than a mean share plus one node.
+        let w: Vec<u64> = (0..997u64).map(|i| 1 + (i * 7919) % 101).collect();
+        let total: u64 = w.iter().sum();
+        for n in [1, 7, 64, 500, 997] {
+            let s = chunk_starts(&w, n);
+            assert_eq!(s.len(), n);
+            assert_eq!(s[0], 0);
+            let mut ends: Vec<usize> = s.iter().skip(1).map(|&e| e as usize).collect();
+            ends.push(w.len());
+            for (c, (&a, &b)) in s.iter().zip(&ends).enumerate() {
+                assert!((a as usize) < b, "chunk {c} of {n} is empty");
+                let weight: u64 = w[a as usize..b].iter().sum();
+                assert!(weight <= total / n as u64 + 101, "chunk {c} of {n} weighs {weight}");
+            }
+        }
+    }
 
     #[test]
     fn assignment_gives_each_node_in_order_to_the_lightest_piece() {

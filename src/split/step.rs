@@ -157,7 +157,7 @@ impl InStep {
     }
 
     /// Whether piece `j` has a heartbeat that is not stale.
-    fn alive(&mut self, dir: &Path, j: u32) -> bool {
+    pub fn alive(&mut self, dir: &Path, j: u32) -> bool {
         let path = heartbeat_path(dir, j);
         let Ok(content) = std::fs::read(&path) else {
             self.seen.remove(&j);
