@@ -140,7 +140,7 @@ fn at_bound_queue(
     files: &[Option<PieceFile>],
     bound: u32,
 ) -> Result<AtBound, SplitError> {
-    let records = read_records(plan, dir, bound)?;
+    let records = read_records(dir, bound)?.unwrap_or_else(|| vec![None]);
     let mut a = AtBound {
         generated: 0,
         expanded: 0,

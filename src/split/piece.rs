@@ -368,6 +368,14 @@ pub(super) fn run_bound(
     let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
     let mut end = None;
     for (&node, m) in nodes.iter().zip(moves) {
+        // A node whose path already exceeds the bound is not searched (its subtree search
+        // would count nothing); most of the frontier in early bounds, where the per-node
+        // set-up would otherwise cost more than the search.
+        let path_max = watch.plan.frontier[node].path_max;
+        if path_max > bound {
+            next = next.min(path_max);
+            continue;
+        }
         let any_optimal = watch.plan.any_optimal;
         if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node, any_optimal)) {
             end = Some(BoundEnd::Cut(s));

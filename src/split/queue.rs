@@ -88,6 +88,107 @@ fn bound_dir(dir: &Path, bound: u32) -> PathBuf {
     dir.join("queue").join(bound.to_string())
 }
 
+/// How a bound's chunks are taken: as `units` claims of consecutive chunks each, fixed when
+/// the first piece reaches the bound and kept in `BOUND_DIR/units`.
+///
+/// Early bounds are a thousandth of the last, and a claim and a record cost a few file
+/// operations (tens of microseconds, more when dozens of pieces share a directory), so
+/// taking every chunk in every bound would cost more than small bounds' search. A bound's
+/// units are sized from the previous bound's measured CPU, which IDA*'s bounds multiply by
+/// a roughly constant factor: enough units that each takes about [`UNIT_CPU`], at most the
+/// plan's chunks. The first bound, with nothing measured, has one unit per piece.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Units {
+    /// The number of units.
+    pub units: usize,
+    /// The previous bound's CPU time over all its records, milliseconds (`None`: the first
+    /// bound).
+    pub basis_cpu_ms: Option<f64>,
+}
+
+/// The CPU time a unit aims at: the pieces past an announced solution have searched at most
+/// this much each, and a claim's files cost a thousandth of it.
+pub const UNIT_CPU: Duration = Duration::from_millis(10);
+
+/// The factor by which a bound's work is assumed to exceed the previous one's: more than the
+/// 15-puzzle's (about 6 with Manhattan) and the 24-puzzle's (about 8 to 10 with PDBs), so that
+/// units err on the small side.
+const GROWTH: f64 = 16.0;
+
+impl Units {
+    fn sized(plan: &Plan, basis_cpu_ms: Option<f64>) -> Units {
+        let chunks = plan.chunks.len();
+        let units = match basis_cpu_ms {
+            None => (plan.pieces as usize).min(chunks),
+            Some(ms) => {
+                let wanted = ms * GROWTH / (UNIT_CPU.as_secs_f64() * 1e3);
+                (wanted.ceil() as usize).clamp(1, chunks)
+            }
+        };
+        Units {
+            units,
+            basis_cpu_ms,
+        }
+    }
+
+    /// The plan's chunks that unit `u` takes.
+    fn chunks(self, plan: &Plan, u: usize) -> std::ops::Range<usize> {
+        let n = plan.chunks.len();
+        u * n / self.units..(u + 1) * n / self.units
+    }
+
+    /// The frontier nodes of unit `u`.
+    pub fn nodes(self, plan: &Plan, u: usize) -> std::ops::Range<usize> {
+        let c = self.chunks(plan, u);
+        plan.chunk_nodes(c.start).start..plan.chunk_nodes(c.end - 1).end
+    }
+}
+
+/// The units of `bound`, if a piece has reached it.
+fn read_units(dir: &Path, bound: u32) -> Result<Option<Units>, SplitError> {
+    let path = bound_dir(dir, bound).join("units");
+    if !path.exists() {
+        return Ok(None);
+    }
+    read_json(&path).map(Some)
+}
+
+/// The units of `bound`, fixed now if no piece has: from the records of `previous` (the
+/// bound before it, `None` for the plan's first). The first piece's file stands (created
+/// exclusively), so every piece takes the same units.
+fn fix_units(
+    plan: &Plan,
+    dir: &Path,
+    bound: u32,
+    previous: Option<u32>,
+    k: u32,
+) -> Result<Units, SplitError> {
+    if let Some(u) = read_units(dir, bound)? {
+        return Ok(u);
+    }
+    let basis = match previous {
+        None => None,
+        Some(p) => {
+            let records = read_records(dir, p)?.unwrap_or_default();
+            Some(records.iter().flatten().map(|r| r.cpu_ms).sum())
+        }
+    };
+    let units = Units::sized(plan, basis);
+    let d = bound_dir(dir, bound);
+    std::fs::create_dir_all(&d).map_err(|e| io_error(&d, "cannot create", e))?;
+    let path = d.join("units");
+    let tmp = d.join(format!(".units.{k}-{}.tmp", std::process::id()));
+    let text = serde_json::to_vec(&units).map_err(|e| io_error(&path, "cannot encode", e.into()))?;
+    std::fs::write(&tmp, text).map_err(|e| io_error(&tmp, "cannot write", e))?;
+    let linked = std::fs::hard_link(&tmp, &path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(units),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read_json(&path),
+        Err(e) => Err(io_error(&path, "cannot write", e)),
+    }
+}
+
 /// What a listing of a bound's directory shows.
 struct Listing {
     /// Per chunk: a record exists.
@@ -149,6 +250,36 @@ fn try_claim(bound_dir: &Path, mine: &Path, c: usize, generation: u32) -> Result
     }
 }
 
+/// The first chunk from `from` on whose first claim does not exist (`chunks`: none), assuming
+/// the claimed chunks form a prefix: doubling steps past claimed chunks, then bisection.
+fn first_untaken(bound_dir: &Path, from: usize, chunks: usize) -> usize {
+    let taken = |c: usize| claim_path(bound_dir, c, 0).symlink_metadata().is_ok();
+    if from >= chunks || !taken(from) {
+        return from.min(chunks);
+    }
+    // `lo` is taken; `hi` is untaken or the end.
+    let (mut lo, mut step) = (from, 1);
+    let mut hi = loop {
+        let probe = lo + step;
+        if probe >= chunks {
+            break chunks;
+        }
+        if !taken(probe) {
+            break probe;
+        }
+        (lo, step) = (probe, step * 2);
+    };
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if taken(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
 /// The piece a claim names (`None`: unreadable, taken for a live piece's).
 fn claimant(bound_dir: &Path, c: usize, generation: u32) -> Option<u32> {
     std::fs::read_to_string(claim_path(bound_dir, c, generation))
@@ -158,15 +289,18 @@ fn claimant(bound_dir: &Path, c: usize, generation: u32) -> Option<u32> {
         .ok()
 }
 
-/// Reads every record of a bound (chunks without one are `None`).
+/// Reads every record of a bound, one per unit (units without one are `None`); `None` if no
+/// piece has reached the bound.
 pub fn read_records(
-    plan: &Plan,
     dir: &Path,
     bound: u32,
-) -> Result<Vec<Option<ChunkRecord>>, SplitError> {
+) -> Result<Option<Vec<Option<ChunkRecord>>>, SplitError> {
+    let Some(units) = read_units(dir, bound)? else {
+        return Ok(None);
+    };
     let d = bound_dir(dir, bound);
-    let listing = list(&d, plan.chunks.len())?;
-    (0..plan.chunks.len())
+    let listing = list(&d, units.units)?;
+    (0..units.units)
         .map(|c| {
             if !listing.recorded[c] {
                 return Ok(None);
@@ -184,7 +318,8 @@ pub fn read_records(
             }
             Ok(Some(r))
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(Some)
 }
 
 /// How a piece's part of one bound ended.
@@ -214,6 +349,7 @@ struct BoundQueue<'a> {
     dir: &'a Path,
     bound_dir: PathBuf,
     bound: u32,
+    units: Units,
     k: u32,
     /// `BOUND_DIR/.piece-K-PID`: this piece's number, hard-linked to each claim it takes.
     mine: PathBuf,
@@ -232,7 +368,7 @@ impl BoundQueue<'_> {
         match known {
             Some(s) if s.bound < self.bound => false,
             Some(s) if s.bound == self.bound => {
-                !self.plan.any_optimal && (self.plan.chunks[c] as usize) < s.node
+                !self.plan.any_optimal && self.units.nodes(self.plan, c).start < s.node
             }
             _ => true,
         }
@@ -264,30 +400,38 @@ impl BoundQueue<'_> {
         end
     }
 
-    /// The first pass: each needed chunk in order, taken if no piece has taken it (one link
-    /// per chunk, no listing).
+    /// The first pass: the needed chunks in order, each taken if no piece has taken it. The
+    /// pieces take chunks in order, so the taken ones form a prefix, and the first untaken
+    /// one is found by galloping over existence checks (lock-free lookups, where a failed
+    /// link would lock the directory: with 64 pieces, one attempt per piece and chunk cost
+    /// more system time than the search). A chunk skipped in a race is found by `finish`.
     fn take_in_order(
         &mut self,
         subtrees: &Subtrees,
         session: &Session,
         watch: &mut Watch,
     ) -> Result<Option<QueueEnd>, SplitError> {
-        for c in 0..self.plan.chunks.len() {
-            if !self.needed(c, watch.poll()?) {
-                break;
+        let chunks = self.units.units;
+        let mut c = 0;
+        loop {
+            c = first_untaken(&self.bound_dir, c, chunks);
+            if c == chunks || !self.needed(c, watch.poll()?) {
+                return Ok(None);
             }
             if try_claim(&self.bound_dir, &self.mine, c, 0)?
                 && let Some(end) = self.search_chunk(c, subtrees, session, watch)?
             {
                 return Ok(Some(end));
             }
+            c += 1;
         }
-        Ok(None)
     }
 
     /// After the first pass: the needed chunks without a record, each either searched by a
     /// running piece (waited for), or this piece's from an earlier session, or a piece's
-    /// that is not running (taken over).
+    /// that is not running (taken over). One listing finds them; after it, only their own
+    /// files are looked at (a listing of a bound with thousands of chunks costs milliseconds,
+    /// and every waiting piece would repeat it).
     fn finish(
         &mut self,
         subtrees: &Subtrees,
@@ -295,48 +439,76 @@ impl BoundQueue<'_> {
         watch: &mut Watch,
         liveness: &mut InStep,
     ) -> Result<QueueEnd, SplitError> {
-        let chunks = self.plan.chunks.len();
+        let listing = list(&self.bound_dir, self.units.units)?;
+        let mut open: Vec<OpenChunk> = (0..self.units.units)
+            .filter(|&c| !listing.recorded[c])
+            .map(|c| OpenChunk {
+                chunk: c,
+                generation: listing.claimed[c],
+                claimant: None,
+            })
+            .collect();
         let mut pause = POLL_FIRST;
         loop {
             let known = watch.poll()?;
-            let listing = list(&self.bound_dir, chunks)?;
-            let mut open = false;
-            let mut taken = None;
-            for c in (0..chunks).filter(|&c| !listing.recorded[c] && self.needed(c, known)) {
-                open = true;
-                let mine = match listing.claimed[c] {
-                    None => try_claim(&self.bound_dir, &self.mine, c, 0)?,
-                    Some(g) => match claimant(&self.bound_dir, c, g) {
-                        Some(j) if j == self.k => true,
-                        Some(j) if !liveness.alive(self.dir, j) => {
-                            try_claim(&self.bound_dir, &self.mine, c, g + 1)?
-                        }
-                        _ => false,
-                    },
+            open.retain(|o| {
+                self.needed(o.chunk, known) && !record_path(&self.bound_dir, o.chunk).exists()
+            });
+            if open.is_empty() {
+                return match known.filter(|s| s.bound == self.bound) {
+                    Some(s) => Ok(QueueEnd::Covered(s)),
+                    None => self.next_bound(liveness).map(QueueEnd::Complete),
                 };
-                if mine {
-                    taken = Some(c);
-                    break;
-                }
             }
-            if let Some(c) = taken {
+            if let Some(c) = self.take_open(&mut open, liveness)? {
                 pause = POLL_FIRST;
                 if let Some(end) = self.search_chunk(c, subtrees, session, watch)? {
                     return Ok(end);
                 }
                 continue;
             }
-            if !open {
-                return match known.filter(|s| s.bound == self.bound) {
-                    Some(s) => Ok(QueueEnd::Covered(s)),
-                    None => self.next_bound().map(QueueEnd::Complete),
-                };
-            }
             let start = Instant::now();
             std::thread::sleep(pause);
             self.waited += start.elapsed();
             pause = (pause * 2).min(POLL_MAX);
         }
+    }
+
+    /// Takes the first open chunk that is unclaimed, this piece's, or a stopped piece's.
+    fn take_open(
+        &self,
+        open: &mut [OpenChunk],
+        liveness: &mut InStep,
+    ) -> Result<Option<usize>, SplitError> {
+        for o in open.iter_mut() {
+            let c = o.chunk;
+            // Newer generations than the one seen: a takeover since.
+            let mut g = o.generation.map_or(0, |g| g + 1);
+            while claim_path(&self.bound_dir, c, g).symlink_metadata().is_ok() {
+                (o.generation, o.claimant) = (Some(g), None);
+                g += 1;
+            }
+            let Some(g) = o.generation else {
+                if try_claim(&self.bound_dir, &self.mine, c, 0)? {
+                    return Ok(Some(c));
+                }
+                continue;
+            };
+            if o.claimant.is_none() {
+                o.claimant = claimant(&self.bound_dir, c, g);
+            }
+            let mine = match o.claimant {
+                Some(j) if j == self.k => true,
+                Some(j) if !liveness.alive(self.dir, j) => {
+                    try_claim(&self.bound_dir, &self.mine, c, g + 1)?
+                }
+                _ => false,
+            };
+            if mine {
+                return Ok(Some(c));
+            }
+        }
+        Ok(None)
     }
 
     /// Searches chunk `c` and writes its record; the end of this piece's bound, if the
@@ -348,7 +520,12 @@ impl BoundQueue<'_> {
         session: &Session,
         watch: &mut Watch,
     ) -> Result<Option<QueueEnd>, SplitError> {
-        let nodes: Vec<usize> = self.plan.chunk_nodes(c).collect();
+        // Nodes past the bound are not searched (see `run_bound`): only their f counts.
+        let (nodes, past): (Vec<usize>, Vec<usize>) = self
+            .units
+            .nodes(self.plan, c)
+            .partition(|&i| self.plan.frontier[i].path_max <= self.bound);
+        let past_next = past.iter().map(|&i| self.plan.frontier[i].path_max).min();
         let moves = nodes
             .iter()
             .map(|&i| moves_from_str(&self.plan.frontier[i].moves))
@@ -358,7 +535,7 @@ impl BoundQueue<'_> {
         let run = run_bound(subtrees, &nodes, &moves, self.bound, session, watch)?;
         self.tally.generated += run.generated;
         self.tally.expanded += run.expanded;
-        self.nodes += nodes.len();
+        self.nodes += nodes.len() + past.len();
         let mut record = ChunkRecord {
             chunk: c,
             bound: self.bound,
@@ -374,7 +551,7 @@ impl BoundQueue<'_> {
         };
         let end = match run.end {
             BoundEnd::Finished(next) => {
-                record.next_bound = next;
+                record.next_bound = next.min(past_next.unwrap_or(u32::MAX));
                 None
             }
             BoundEnd::Solved(node, solution) => {
@@ -393,14 +570,38 @@ impl BoundQueue<'_> {
         Ok(end)
     }
 
-    /// The whole search's next bound after this complete one: computed from the records by
-    /// the first piece that gets here and kept in `BOUND_DIR/next` for the others.
-    fn next_bound(&self) -> Result<u32, SplitError> {
+    /// The whole search's next bound after this complete one, kept in `BOUND_DIR/next`:
+    /// the smallest over the records and the tree above the frontier. One piece, the one
+    /// whose claim on `next.claim` stands, reads the records; the others wait for its answer
+    /// (thousands of records read by every piece at once cost more than the bound's search)
+    /// and compute it themselves only if that piece is not running.
+    fn next_bound(&mut self, liveness: &mut InStep) -> Result<u32, SplitError> {
         let path = self.bound_dir.join("next");
-        if let Ok(next) = read_json::<u32>(&path) {
-            return Ok(next);
+        let claim = self.bound_dir.join("next.claim");
+        let mut pause = POLL_FIRST;
+        loop {
+            if let Ok(next) = read_json::<u32>(&path) {
+                return Ok(next);
+            }
+            let mine = match std::fs::hard_link(&self.mine, &claim) {
+                Ok(()) => true,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let holder = std::fs::read_to_string(&claim)
+                        .ok()
+                        .and_then(|t| t.trim().parse::<u32>().ok());
+                    holder.is_none_or(|j| j == self.k || !liveness.alive(self.dir, j))
+                }
+                Err(e) => return Err(io_error(&claim, "cannot claim", e)),
+            };
+            if mine {
+                break;
+            }
+            let start = Instant::now();
+            std::thread::sleep(pause);
+            self.waited += start.elapsed();
+            pause = (pause * 2).min(POLL_MAX);
         }
-        let records = read_records(self.plan, self.dir, self.bound)?;
+        let records = read_records(self.dir, self.bound)?.unwrap_or_default();
         let below = records
             .iter()
             .flatten()
@@ -411,6 +612,15 @@ impl BoundQueue<'_> {
         write_shared(&path, &next, self.k)?;
         Ok(next)
     }
+}
+
+/// A chunk without a record, as `finish` last saw it.
+struct OpenChunk {
+    chunk: usize,
+    /// The highest claim generation seen (`None`: unclaimed).
+    generation: Option<u32>,
+    /// The piece that generation names, once read.
+    claimant: Option<u32>,
 }
 
 /// Writes `value` as JSON to `path`, a file other pieces may write at the same time (the same
@@ -448,6 +658,7 @@ pub(super) fn run_queue(
         .iterations
         .last()
         .map_or(plan.initial_bound, |it| it.next_bound);
+    let mut previous = file.iterations.last().map(|it| it.bound);
     loop {
         if bound == u32::MAX {
             file.state = PieceState::Exhausted;
@@ -465,6 +676,7 @@ pub(super) fn run_queue(
             dir,
             bound_dir: bound_dir(dir, bound),
             bound,
+            units: fix_units(plan, dir, bound, previous, k)?,
             k,
             mine: bound_dir(dir, bound).join(format!(".piece-{k}-{}", std::process::id())),
             tally: Tally::default(),
@@ -497,7 +709,7 @@ pub(super) fn run_queue(
                     wall_ms: t.wall_ms,
                 });
                 write_json(&path, file)?;
-                bound = next;
+                (previous, bound) = (Some(bound), next);
                 continue;
             }
             QueueEnd::Solved(node, solution) => {
