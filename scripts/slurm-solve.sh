@@ -17,7 +17,7 @@
 # Options as bench run spells them: --algos ALGO (one: idastar or idastar-fsm; default
 # idastar), --heuristics H (one; default manhattan), --goal GOAL, --timeout DURATION (per piece
 # session), --max-nodes N (per piece session), --max-memory SIZE, --pdb-dir DIR; for the plan
-# --frontier N, --probe-nodes N, --any-optimal (bench split plan --help); for the pieces
+# --frontier N, --probe-nodes N, --any-optimal, --queue (bench split plan --help); for the pieces
 # --no-lockstep, --stale-after DURATION (bench split piece --help). --no-wait returns after
 # submitting; otherwise the script waits for the combine job and prints the result.
 #
@@ -102,7 +102,7 @@ submit() {
         --out) outdir=$1; shift ;;
         --pdb-dir) pdb_dir=$1; shift ;;
         --algos|--heuristics|--goal|--frontier|--probe-nodes) plan_args+=("$a" "$1"); shift ;;
-        --any-optimal) plan_args+=("$a") ;;
+        --any-optimal|--queue) plan_args+=("$a") ;;
         --timeout|--max-nodes|--max-memory|--stale-after) piece_args+=("$a" "$1"); shift ;;
         --no-lockstep) piece_args+=("$a") ;;
         --no-wait) nowait=1 ;;

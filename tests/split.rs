@@ -318,14 +318,18 @@ fn a_24_puzzle_with_pattern_databases_splits_exactly() {
     for (len, seed) in [(60, 11), (70, 12)] {
         let tiles = common::large::random_walk(5, 5, Goal::BlankLast, len, seed);
         let board = Board::new(5, 5, tiles.iter().map(|&t| u32::from(t)).collect()).unwrap();
-        for algorithm in [Algorithm::Idastar, Algorithm::IdastarFsm] {
+        // Fixed slices with both algorithms, and a shared queue (`--queue`).
+        for (algorithm, queue) in [
+            (Algorithm::Idastar, false),
+            (Algorithm::IdastarFsm, false),
+            (Algorithm::IdastarFsm, true),
+        ] {
             let dir = tempfile::tempdir().unwrap();
-            let c = split_run(
-                dir.path(),
-                &request(&board, Goal::BlankLast, algorithm, h.clone(), 8),
-            );
+            let mut req = request(&board, Goal::BlankLast, algorithm, h.clone(), 8);
+            req.queue = queue;
+            let c = split_run(dir.path(), &req);
             let single = solve(&board, Goal::BlankLast, algorithm, &h, &Limits::default()).unwrap();
-            let what = format!("5 x 5 walk {len} seed {seed}, {algorithm}");
+            let what = format!("5 x 5 walk {len} seed {seed}, {algorithm}, queue {queue}");
             assert!(
                 single.per_iteration.len() >= 2,
                 "{what}: too easy to test anything"
@@ -953,4 +957,177 @@ fn any_optimal_solutions_are_optimal_and_finished_bounds_exact() {
     assert_eq!(c.moves.as_ref().map(Vec::len), Some(42));
     assert!(board.replay_reaches_goal(c.moves.as_ref().unwrap(), Goal::BlankFirst));
     assert_finished_bounds(&c, &single.per_iteration, "Korf #79 any optimal, processes");
+}
+
+/// A queue plan (`--queue`): 8 pieces at once take the frontier's units in order; every
+/// finished bound is the single process's node for node (tied to Korf's totals by the first
+/// test), the answer IDA*'s own solution at Korf's optimal length. With `--any-optimal`, an
+/// optimal solution and the same finished bounds.
+#[test]
+fn queue_pieces_count_what_one_process_counts() {
+    for inst in korf(1_400_000).iter().take(3) {
+        let single = single_idastar_manhattan(&inst.board);
+        for any_optimal in [false, true] {
+            let mut req = request(
+                &inst.board,
+                Goal::BlankFirst,
+                Algorithm::Idastar,
+                HeuristicKind::Manhattan,
+                8,
+            );
+            (req.queue, req.any_optimal) = (true, any_optimal);
+            let dir = tempfile::tempdir().unwrap();
+            let c = split_run(dir.path(), &req);
+            let what = format!("Korf #{} queue, any optimal {any_optimal}", inst.id);
+            assert_eq!(c.status, Some(Outcome::Solved), "{what}");
+            let moves = c.moves.as_ref().unwrap();
+            assert_eq!(moves.len(), inst.optimal, "{what}: Korf's optimal length");
+            assert!(
+                inst.board.replay_reaches_goal(moves, Goal::BlankFirst),
+                "{what}"
+            );
+            if any_optimal {
+                assert_finished_bounds(&c, &single.per_iteration, &what);
+            } else {
+                assert_accounting(&c, &single.per_iteration, &what);
+                assert_eq!(Some(moves), single.moves.as_ref(), "{what}: IDA*'s own");
+                // Every bound before the last was finished by all pieces together.
+                for i in &c.iterations[..c.iterations.len() - 1] {
+                    assert_eq!((i.pieces_completed, i.pieces), (8, 8), "{what}");
+                }
+            }
+            assert!(
+                c.pieces
+                    .iter()
+                    .all(|p| matches!(p.state, Some(PieceState::Solved | PieceState::Covered))),
+                "{what}: {:?}",
+                c.pieces
+            );
+        }
+    }
+}
+
+/// Queue pieces one after another: the first searches every unit of every bound and solves;
+/// the others, started after it, find nothing left to search and end covered. The answer
+/// and counts are the single process's.
+#[test]
+fn a_queue_piece_alone_searches_everything_and_the_rest_are_covered() {
+    let inst = korf(1_000_000).into_iter().next().unwrap();
+    let single = single_idastar_manhattan(&inst.board);
+    let mut req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        4,
+    );
+    req.queue = true;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = make_plan(&req).unwrap();
+    plan.write(d).unwrap();
+    let first = run_piece(&plan, d, 1, &Limits::default()).unwrap();
+    assert_eq!(first.state, PieceState::Solved);
+    for k in 2..=4 {
+        let f = run_piece(&plan, d, k, &Limits::default()).unwrap();
+        assert_eq!(f.state, PieceState::Covered, "piece {k}");
+        assert_eq!(f.iterations.len(), first.iterations.len(), "piece {k}");
+    }
+    let c = combine(d).unwrap();
+    assert_accounting(&c, &single.per_iteration, "one piece after another");
+    assert_eq!(c.moves.as_ref(), single.moves.as_ref());
+}
+
+/// A queue piece stopped by a node limit leaves its unit claimed; once its heartbeat has gone
+/// stale the running pieces take the unit over (a claim of the next generation) and finish
+/// the search with the single process's answer and counts; rerun, the stopped piece finds
+/// the solution announced and ends covered.
+#[test]
+fn a_stopped_queue_pieces_unit_is_taken_over() {
+    use npuzzle::split::piece::{PieceOptions, run_piece_with};
+    let inst = korf(1_000_000).into_iter().next().unwrap();
+    let single = single_idastar_manhattan(&inst.board);
+    let mut req = request(
+        &inst.board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        4,
+    );
+    req.queue = true;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = make_plan(&req).unwrap();
+    plan.write(d).unwrap();
+    let limited = Limits {
+        max_nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let f = run_piece(&plan, d, 2, &limited).unwrap();
+    assert_eq!(f.state, PieceState::Stopped);
+    // Its heartbeat left behind, never rewritten (a killed process's).
+    std::fs::create_dir_all(d.join("alive")).unwrap();
+    std::fs::write(d.join("alive/piece-2"), "99999 3\n").unwrap();
+    let options = PieceOptions {
+        lockstep: true,
+        stale_after: std::time::Duration::from_secs(1),
+    };
+    std::thread::scope(|s| {
+        for k in [1, 3, 4] {
+            let (plan, options) = (&plan, &options);
+            s.spawn(move || run_piece_with(plan, d, k, &Limits::default(), options).unwrap());
+        }
+    });
+    let taken_over = std::fs::read_dir(d.join("queue"))
+        .unwrap()
+        .flat_map(|b| std::fs::read_dir(b.unwrap().path()).unwrap())
+        .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".claim-1"));
+    assert!(taken_over, "the stopped piece's unit was claimed again");
+    let c = combine(d).unwrap();
+    assert_eq!(c.status, Some(Outcome::Solved));
+    assert_accounting(&c, &single.per_iteration, "after a takeover");
+    assert_eq!(c.moves.as_ref(), single.moves.as_ref());
+    let f = run_piece(&plan, d, 2, &Limits::default()).unwrap();
+    assert_eq!(f.state, PieceState::Covered);
+    assert_eq!(combine(d).unwrap().moves, c.moves);
+}
+
+/// `bench split plan --queue`: 8 pieces as 8 processes at once; the finished bounds in
+/// `iterations.csv` are the single process's, every piece counted as having finished them,
+/// and the solution is IDA*'s own.
+#[test]
+fn queue_pieces_as_processes_through_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let data = common::data_dir().join("korf100.tsv");
+    let (data, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let o = bench(&[
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "79",
+        "--pieces",
+        "8",
+        "--out",
+        out_s,
+        "--queue",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_pieces_as_processes(out_s, 8);
+    let o = bench(&["split", "combine", "--out", out_s, "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let single = single_idastar_manhattan(&korf4_board());
+    let lines = iteration_lines(&out);
+    assert_eq!(lines.len(), single.per_iteration.len() + 1);
+    for (line, s) in lines[1..].iter().zip(&single.per_iteration) {
+        if s.complete {
+            assert_eq!(line, &format!("{},{},{},8,8", s.bound, s.generated, s.expanded));
+        }
+    }
+    let file = npuzzle::results::read::read(&out.join("result.csv")).unwrap();
+    let want = npuzzle::board::moves_to_string(single.moves.as_ref().unwrap());
+    assert_eq!(file.rows[0].1.solution.as_deref(), Some(want.as_str()));
 }

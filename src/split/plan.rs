@@ -480,7 +480,7 @@ fn assign(weights: &[u64], pieces: u32) -> Vec<u32> {
 /// The first nodes of `n` chunks of consecutive nodes with about equal total weight: chunk c
 /// starts at the first node whose preceding weight reaches c / n of the total, and no chunk
 /// is empty (`n` at most the nodes).
-fn chunk_starts(weights: &[u64], n: usize) -> Vec<u32> {
+pub(super) fn chunk_starts(weights: &[u64], n: usize) -> Vec<u32> {
     let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
     let mut starts = Vec::with_capacity(n);
     let mut before = 0u128;

@@ -88,26 +88,31 @@ fn bound_dir(dir: &Path, bound: u32) -> PathBuf {
     dir.join("queue").join(bound.to_string())
 }
 
-/// How a bound's chunks are taken: as `units` claims of consecutive chunks each, fixed when
-/// the first piece reaches the bound and kept in `BOUND_DIR/units`.
+/// How a bound's frontier is cut into units, each taken by one claim: fixed when the first
+/// piece reaches the bound and kept in `BOUND_DIR/units`.
 ///
 /// Early bounds are a thousandth of the last, and a claim and a record cost a few file
-/// operations (tens of microseconds, more when dozens of pieces share a directory), so
-/// taking every chunk in every bound would cost more than small bounds' search. A bound's
-/// units are sized from the previous bound's measured CPU, which IDA*'s bounds multiply by
-/// a roughly constant factor: enough units that each takes about [`UNIT_CPU`], at most the
-/// plan's chunks. The first bound, with nothing measured, has one unit per piece.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// operations (tens of microseconds, more when dozens of pieces share a directory), so a
+/// bound gets enough units that each takes about [`UNIT_CPU`], from the previous bound's
+/// measured CPU (IDA*'s bounds multiply it by a roughly constant factor), and at most the
+/// plan's chunks. Where the units are cut comes from the previous bound's records too: each
+/// unit's generated nodes, spread over its frontier nodes by the probe's weights, predict the
+/// next bound's work far better than the probe alone (its bound is far from the last), so a
+/// unit where the work concentrates is cut finer. That matters in the last bound: while the
+/// solver searches its unit up to the solution, the other pieces go on past it, so the
+/// solver's unit should be no bigger than the rest. The first bound, with nothing measured,
+/// has one unit per piece, groups of the plan's chunks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Units {
-    /// The number of units.
-    pub units: usize,
+    /// Each unit's first frontier node, in frontier order.
+    pub starts: Vec<u32>,
     /// The previous bound's CPU time over all its records, milliseconds (`None`: the first
     /// bound).
     pub basis_cpu_ms: Option<f64>,
 }
 
-/// The CPU time a unit aims at: the pieces past an announced solution have searched at most
-/// this much each, and a claim's files cost a thousandth of it.
+/// The CPU time a unit aims at: a claim's files cost a small share of it, and the pieces
+/// past an announced solution have searched at most about this much each.
 pub const UNIT_CPU: Duration = Duration::from_millis(10);
 
 /// The factor by which a bound's work is assumed to exceed the previous one's: more than the
@@ -116,31 +121,50 @@ pub const UNIT_CPU: Duration = Duration::from_millis(10);
 const GROWTH: f64 = 16.0;
 
 impl Units {
-    fn sized(plan: &Plan, basis_cpu_ms: Option<f64>) -> Units {
-        let chunks = plan.chunks.len();
-        let units = match basis_cpu_ms {
-            None => (plan.pieces as usize).min(chunks),
-            Some(ms) => {
-                let wanted = ms * GROWTH / (UNIT_CPU.as_secs_f64() * 1e3);
-                (wanted.ceil() as usize).clamp(1, chunks)
-            }
-        };
+    /// The first bound's units: the plan's chunks in one group per piece.
+    fn first(plan: &Plan) -> Units {
+        let (chunks, n) = (plan.chunks.len(), (plan.pieces as usize).min(plan.chunks.len()));
         Units {
-            units,
-            basis_cpu_ms,
+            starts: (0..n).map(|u| plan.chunks[u * chunks / n]).collect(),
+            basis_cpu_ms: None,
         }
     }
 
-    /// The plan's chunks that unit `u` takes.
-    fn chunks(self, plan: &Plan, u: usize) -> std::ops::Range<usize> {
-        let n = plan.chunks.len();
-        u * n / self.units..(u + 1) * n / self.units
+    /// The units of the bound after one with these units and (complete) records.
+    fn after(plan: &Plan, previous: &Units, records: &[Option<ChunkRecord>]) -> Units {
+        let cpu_ms: f64 = records.iter().flatten().map(|r| r.cpu_ms).sum();
+        let wanted = cpu_ms * GROWTH / (UNIT_CPU.as_secs_f64() * 1e3);
+        let n = (wanted.ceil() as usize).clamp(1, plan.chunks.len().min(plan.frontier.len()));
+        // Each node's predicted work: its unit's generated nodes in proportion to the
+        // probe's weights (plus one, so that no node of a busy unit counts for nothing).
+        let mut work = vec![0u64; plan.frontier.len()];
+        for (u, r) in records.iter().enumerate() {
+            let nodes = previous.nodes(plan, u);
+            let weights: u64 = nodes.clone().map(|i| plan.frontier[i].weight + 1).sum();
+            let generated = r.as_ref().map_or(0, |r| r.generated) as f64;
+            for i in nodes {
+                let share = (plan.frontier[i].weight + 1) as f64 / weights as f64;
+                work[i] = (generated * share).round() as u64 + 1;
+            }
+        }
+        Units {
+            starts: super::plan::chunk_starts(&work, n),
+            basis_cpu_ms: Some(cpu_ms),
+        }
+    }
+
+    /// The number of units.
+    pub fn count(&self) -> usize {
+        self.starts.len()
     }
 
     /// The frontier nodes of unit `u`.
-    pub fn nodes(self, plan: &Plan, u: usize) -> std::ops::Range<usize> {
-        let c = self.chunks(plan, u);
-        plan.chunk_nodes(c.start).start..plan.chunk_nodes(c.end - 1).end
+    pub fn nodes(&self, plan: &Plan, u: usize) -> std::ops::Range<usize> {
+        let end = self
+            .starts
+            .get(u + 1)
+            .map_or(plan.frontier.len(), |&e| e as usize);
+        self.starts[u] as usize..end
     }
 }
 
@@ -166,24 +190,32 @@ fn fix_units(
     if let Some(u) = read_units(dir, bound)? {
         return Ok(u);
     }
-    let basis = match previous {
-        None => None,
+    let units = match previous {
+        None => Units::first(plan),
         Some(p) => {
+            let before = read_units(dir, p)?.ok_or_else(|| SplitError::File {
+                path: bound_dir(dir, p).join("units"),
+                what: format!("missing: bound {p} was finished, so its units were fixed"),
+            })?;
             let records = read_records(dir, p)?.unwrap_or_default();
-            Some(records.iter().flatten().map(|r| r.cpu_ms).sum())
+            Units::after(plan, &before, &records)
         }
     };
-    let units = Units::sized(plan, basis);
+    write_units(dir, bound, &units, k)
+}
+
+/// Writes `units` as `bound`'s unless a piece has already: the first file stands.
+fn write_units(dir: &Path, bound: u32, units: &Units, k: u32) -> Result<Units, SplitError> {
     let d = bound_dir(dir, bound);
     std::fs::create_dir_all(&d).map_err(|e| io_error(&d, "cannot create", e))?;
     let path = d.join("units");
     let tmp = d.join(format!(".units.{k}-{}.tmp", std::process::id()));
-    let text = serde_json::to_vec(&units).map_err(|e| io_error(&path, "cannot encode", e.into()))?;
+    let text = serde_json::to_vec(units).map_err(|e| io_error(&path, "cannot encode", e.into()))?;
     std::fs::write(&tmp, text).map_err(|e| io_error(&tmp, "cannot write", e))?;
     let linked = std::fs::hard_link(&tmp, &path);
     let _ = std::fs::remove_file(&tmp);
     match linked {
-        Ok(()) => Ok(units),
+        Ok(()) => Ok(units.clone()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read_json(&path),
         Err(e) => Err(io_error(&path, "cannot write", e)),
     }
@@ -299,8 +331,8 @@ pub fn read_records(
         return Ok(None);
     };
     let d = bound_dir(dir, bound);
-    let listing = list(&d, units.units)?;
-    (0..units.units)
+    let listing = list(&d, units.count())?;
+    (0..units.count())
         .map(|c| {
             if !listing.recorded[c] {
                 return Ok(None);
@@ -411,7 +443,7 @@ impl BoundQueue<'_> {
         session: &Session,
         watch: &mut Watch,
     ) -> Result<Option<QueueEnd>, SplitError> {
-        let chunks = self.units.units;
+        let chunks = self.units.count();
         let mut c = 0;
         loop {
             c = first_untaken(&self.bound_dir, c, chunks);
@@ -439,8 +471,8 @@ impl BoundQueue<'_> {
         watch: &mut Watch,
         liveness: &mut InStep,
     ) -> Result<QueueEnd, SplitError> {
-        let listing = list(&self.bound_dir, self.units.units)?;
-        let mut open: Vec<OpenChunk> = (0..self.units.units)
+        let listing = list(&self.bound_dir, self.units.count())?;
+        let mut open: Vec<OpenChunk> = (0..self.units.count())
             .filter(|&c| !listing.recorded[c])
             .map(|c| OpenChunk {
                 chunk: c,
@@ -609,6 +641,11 @@ impl BoundQueue<'_> {
             .min()
             .unwrap_or(u32::MAX);
         let next = below.min(self.plan.top_next_bound(self.bound));
+        // The next bound's units from the same records, before any piece can go on to it.
+        if next != u32::MAX {
+            let units = Units::after(self.plan, &self.units, &records);
+            write_units(self.dir, next, &units, self.k)?;
+        }
         write_shared(&path, &next, self.k)?;
         Ok(next)
     }
