@@ -1081,7 +1081,12 @@ fn a_stopped_queue_pieces_unit_is_taken_over() {
     let taken_over = std::fs::read_dir(d.join("queue"))
         .unwrap()
         .flat_map(|b| std::fs::read_dir(b.unwrap().path()).unwrap())
-        .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".claim-1"));
+        .any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".claim-1")
+        });
     assert!(taken_over, "the stopped piece's unit was claimed again");
     let c = combine(d).unwrap();
     assert_eq!(c.status, Some(Outcome::Solved));
@@ -1124,7 +1129,10 @@ fn queue_pieces_as_processes_through_the_command_line() {
     assert_eq!(lines.len(), single.per_iteration.len() + 1);
     for (line, s) in lines[1..].iter().zip(&single.per_iteration) {
         if s.complete {
-            assert_eq!(line, &format!("{},{},{},8,8", s.bound, s.generated, s.expanded));
+            assert_eq!(
+                line,
+                &format!("{},{},{},8,8", s.bound, s.generated, s.expanded)
+            );
         }
     }
     let file = npuzzle::results::read::read(&out.join("result.csv")).unwrap();

@@ -28,7 +28,7 @@ use crate::results::{MeasuredBy, Outcome, Row};
 use super::SplitError;
 use super::piece::{PieceFile, PieceState, read_piece};
 use super::plan::Plan;
-use super::queue::{ChunkRecord, read_records};
+use super::queue::{UnitRecord, read_records};
 
 /// One bound of the whole search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,8 +131,8 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
     a
 }
 
-/// [`at_bound`] for a queue plan: the counts are the chunks' records (a chunk a limit stopped
-/// counts once it is searched again); the bound is complete when every chunk's record is, and
+/// [`at_bound`] for a queue plan: the counts are the units' records (a unit a limit stopped
+/// counts once it is searched again); the bound is complete when every unit's record is, and
 /// then every piece is said to have finished it (they share it; none has a slice of its own).
 fn at_bound_queue(
     plan: &Plan,
@@ -140,6 +140,7 @@ fn at_bound_queue(
     files: &[Option<PieceFile>],
     bound: u32,
 ) -> Result<AtBound, SplitError> {
+    // A bound no piece has reached: one missing record, so that it is not complete.
     let records = read_records(dir, bound)?.unwrap_or_else(|| vec![None]);
     let mut a = AtBound {
         generated: 0,
@@ -159,7 +160,10 @@ fn at_bound_queue(
         }
         a.cut += u32::from(r.cut.is_some());
     }
-    if records.iter().all(|r| r.as_ref().is_some_and(ChunkRecord::complete)) {
+    if records
+        .iter()
+        .all(|r| r.as_ref().is_some_and(UnitRecord::complete))
+    {
         a.completed = plan.pieces;
     }
     for p in files.iter().flatten().filter_map(|f| f.partial.as_ref()) {

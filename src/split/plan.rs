@@ -33,9 +33,9 @@ use super::{SplitError, plan_path, read_json, write_json};
 /// The format tag of plan files.
 pub const PLAN_FORMAT: &str = "npuzzle-split-plan/1";
 
-/// A queue plan has this many chunks per piece (or one per frontier node, if fewer): each
-/// piece takes about this many per bound, so when a solution is announced the pieces past it
-/// have searched at most one chunk's worth each, a small share of the bound.
+/// A queue plan has this many chunks per piece (or one per frontier node, if fewer): the
+/// finest units a bound is cut into (see `queue::Units`), so that in the last bound, when a
+/// solution is announced, the pieces past it have searched a small share of the bound.
 pub const CHUNKS_PER_PIECE: usize = 128;
 
 /// The deepest frontier considered.
@@ -155,10 +155,12 @@ pub struct Plan {
     pub any_optimal: bool,
     /// A queue plan's chunks: chunk c is the frontier nodes from `chunks[c]` up to the next
     /// chunk's first (or the end), consecutive in frontier order and of about equal weight.
-    /// In every bound the pieces take the chunks in order, each the next one no piece has
-    /// taken (`queue`), so whichever pieces run search the frontier in IDA*'s order together:
-    /// the last bound stops near where single-process IDA* stops, whatever the weights
-    /// predicted. Empty in a plan of fixed slices (the `piece` of each node).
+    /// In every bound the pieces take units of the frontier in order, each the next one no
+    /// piece has taken (`queue`), so whichever pieces run search the frontier in IDA*'s order
+    /// together: the last bound stops near where single-process IDA* stops, whatever the
+    /// weights predicted. The first bound's units are groups of chunks, later ones are cut
+    /// by measured work, at most one per chunk. Empty in a plan of fixed slices (the `piece`
+    /// of each node).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chunks: Vec<u32>,
     /// SHA-256 of this file's content with this field empty (piece files carry it, so that
@@ -196,15 +198,6 @@ impl Plan {
     /// Whether pieces take chunks from a shared queue (see [`Plan::chunks`]).
     pub fn is_queue(&self) -> bool {
         !self.chunks.is_empty()
-    }
-
-    /// The frontier nodes of chunk `c` of a queue plan.
-    pub fn chunk_nodes(&self, c: usize) -> std::ops::Range<usize> {
-        let end = self
-            .chunks
-            .get(c + 1)
-            .map_or(self.frontier.len(), |&e| e as usize);
-        self.chunks[c] as usize..end
     }
 
     /// The indices of piece `k`'s frontier nodes, in frontier order.
@@ -525,7 +518,10 @@ mod tests {
             for (c, (&a, &b)) in s.iter().zip(&ends).enumerate() {
                 assert!((a as usize) < b, "chunk {c} of {n} is empty");
                 let weight: u64 = w[a as usize..b].iter().sum();
-                assert!(weight <= total / n as u64 + 101, "chunk {c} of {n} weighs {weight}");
+                assert!(
+                    weight <= total / n as u64 + 101,
+                    "chunk {c} of {n} weighs {weight}"
+                );
             }
         }
     }

@@ -6,28 +6,30 @@
 //! last bound costs what the solver's slice happened to hold before the solution, times the
 //! pieces (1.2 to 1.5 times single-process IDA*'s last bound in `results/split-scaling.md`).
 //!
-//! Here the frontier is cut into chunks of consecutive nodes (`Plan::chunks`), and in every
-//! bound each piece takes the first chunk no piece has taken, searches it, writes its record,
-//! and takes the next. Whichever pieces run, they search the frontier in IDA*'s order
-//! together: when a solution is announced, every piece is within one chunk of it, and the
-//! pieces past it stop at once (the in-search stop). The bound ends when every chunk has a
-//! record; its next bound is the smallest over the records and the tree above the frontier,
-//! and every piece goes on to it. A bound's counts are the sum of its chunks' records, so
-//! they equal the single process's exactly whoever searched which chunk.
+//! Here, in every bound, the frontier is cut into units of consecutive nodes ([`Units`]), and
+//! each piece takes the first unit no piece has taken, searches it, writes its record, and
+//! takes the next. Whichever pieces run, they search the frontier in IDA*'s order together:
+//! when a solution is announced, every piece is within about one unit of it, and the pieces
+//! past it stop at once (the in-search stop). The bound ends when every unit has a record;
+//! its next bound is the smallest over the records and the tree above the frontier, and every
+//! piece goes on to it. A bound's counts are the sum of its units' records, so they equal the
+//! single process's exactly whoever searched which unit.
 //!
 //! The files, under `DIR/queue/BOUND/`:
-//! - `C.claim-G`: chunk C taken, holding the taker's piece number; written whole (a temporary
-//!   file hard-linked into place, which fails if the name exists, also on NFS), so exactly one
-//!   piece takes each generation of a claim.
-//! - `C.json`: the chunk's record ([`ChunkRecord`]), replaced by rename.
+//! - `units`: the bound's [`Units`], created exclusively by the first piece to fix them.
+//! - `U.claim-G`: unit U taken, holding the taker's piece number; made by hard-linking the
+//!   piece's own file into place, which fails if the name exists (also on NFS), so exactly
+//!   one piece takes each generation of a claim.
+//! - `U.json`: the unit's record ([`UnitRecord`]), written to a temporary file and renamed.
+//! - `next`: the next bound, written by the one piece that reads the records (`next.claim`).
 //!
 //! A claim whose piece is not running (no heartbeat, or a stale one: see `step`) is taken
 //! over by creating the next generation; a piece started again takes its own claims back. So
-//! a killed piece loses only the chunk it was in, and a piece that never starts leaves
+//! a killed piece loses only the unit it was in, and a piece that never starts leaves
 //! nothing behind. Should a slow piece's claim be taken over while it still runs, both search
-//! the chunk and write the same counts.
+//! the unit and write the same counts.
 //!
-//! With a solution at bound L under frontier node i, the chunks that begin after i are not
+//! With a solution at bound L under frontier node i, the units that begin after i are not
 //! needed (single-process IDA* never searches them in L); the others are searched to their
 //! end, or to i, as in a fixed slice (see `piece`). With `any_optimal` none is needed.
 
@@ -37,22 +39,22 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Move, moves_from_str};
-use crate::search::{Outcome, thread_cpu_time};
 use crate::search::subtree::Subtrees;
+use crate::search::{Outcome, thread_cpu_time};
 
 use super::piece::{
-    BoundEnd, KnownSolution, PartialIteration, PieceFile, PieceIteration, PieceOptions,
-    PieceState, Session, Watch, run_bound,
+    BoundEnd, KnownSolution, PartialIteration, PieceFile, PieceIteration, PieceOptions, PieceState,
+    Session, Watch, run_bound,
 };
 use super::plan::Plan;
 use super::step::InStep;
 use super::{SplitError, piece_path, read_json, write_json};
 
-/// One chunk's search in one bound, as `DIR/queue/BOUND/C.json` holds it.
+/// One unit's search in one bound, as `DIR/queue/BOUND/C.json` holds it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChunkRecord {
-    /// The chunk.
-    pub chunk: usize,
+pub struct UnitRecord {
+    /// The unit.
+    pub unit: usize,
     /// The bound.
     pub bound: u32,
     /// The piece that searched it.
@@ -64,11 +66,11 @@ pub struct ChunkRecord {
     /// The smallest f over the bound met below its nodes (`u32::MAX`: none); meaningful in
     /// a complete record.
     pub next_bound: u32,
-    /// The frontier node a solution lies under, if the chunk holds one.
+    /// The frontier node a solution lies under, if the unit holds one.
     pub node: Option<usize>,
     /// That solution from the start (U/D/L/R).
     pub solution: Option<String>,
-    /// The announced solution that made the rest of the chunk unnecessary, if any.
+    /// The announced solution that made the rest of the unit unnecessary, if any.
     pub cut: Option<KnownSolution>,
     /// CPU time, milliseconds.
     pub cpu_ms: f64,
@@ -76,8 +78,8 @@ pub struct ChunkRecord {
     pub wall_ms: f64,
 }
 
-impl ChunkRecord {
-    /// Whether every frontier node of the chunk was searched to the end of the bound.
+impl UnitRecord {
+    /// Whether every frontier node of the unit was searched to the end of the bound.
     pub fn complete(&self) -> bool {
         self.solution.is_none() && self.cut.is_none()
     }
@@ -123,7 +125,10 @@ const GROWTH: f64 = 16.0;
 impl Units {
     /// The first bound's units: the plan's chunks in one group per piece.
     fn first(plan: &Plan) -> Units {
-        let (chunks, n) = (plan.chunks.len(), (plan.pieces as usize).min(plan.chunks.len()));
+        let (chunks, n) = (
+            plan.chunks.len(),
+            (plan.pieces as usize).min(plan.chunks.len()),
+        );
         Units {
             starts: (0..n).map(|u| plan.chunks[u * chunks / n]).collect(),
             basis_cpu_ms: None,
@@ -131,7 +136,7 @@ impl Units {
     }
 
     /// The units of the bound after one with these units and (complete) records.
-    fn after(plan: &Plan, previous: &Units, records: &[Option<ChunkRecord>]) -> Units {
+    fn after(plan: &Plan, previous: &Units, records: &[Option<UnitRecord>]) -> Units {
         let cpu_ms: f64 = records.iter().flatten().map(|r| r.cpu_ms).sum();
         let wanted = cpu_ms * GROWTH / (UNIT_CPU.as_secs_f64() * 1e3);
         let n = (wanted.ceil() as usize).clamp(1, plan.chunks.len().min(plan.frontier.len()));
@@ -223,16 +228,16 @@ fn write_units(dir: &Path, bound: u32, units: &Units, k: u32) -> Result<Units, S
 
 /// What a listing of a bound's directory shows.
 struct Listing {
-    /// Per chunk: a record exists.
+    /// Per unit: a record exists.
     recorded: Vec<bool>,
-    /// Per chunk: the highest claim generation, if claimed.
+    /// Per unit: the highest claim generation, if claimed.
     claimed: Vec<Option<u32>>,
 }
 
-fn list(bound_dir: &Path, chunks: usize) -> Result<Listing, SplitError> {
+fn list(bound_dir: &Path, units: usize) -> Result<Listing, SplitError> {
     let mut l = Listing {
-        recorded: vec![false; chunks],
-        claimed: vec![None; chunks],
+        recorded: vec![false; units],
+        claimed: vec![None; units],
     };
     let entries = match std::fs::read_dir(bound_dir) {
         Ok(e) => e,
@@ -242,13 +247,16 @@ fn list(bound_dir: &Path, chunks: usize) -> Result<Listing, SplitError> {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if let Some(c) = name.strip_suffix(".json").and_then(|c| c.parse::<usize>().ok()) {
-            if c < chunks {
+        if let Some(c) = name
+            .strip_suffix(".json")
+            .and_then(|c| c.parse::<usize>().ok())
+        {
+            if c < units {
                 l.recorded[c] = true;
             }
         } else if let Some((c, g)) = name.split_once(".claim-")
             && let (Ok(c), Ok(g)) = (c.parse::<usize>(), g.parse::<u32>())
-            && c < chunks
+            && c < units
         {
             l.claimed[c] = l.claimed[c].max(Some(g));
         }
@@ -271,7 +279,7 @@ fn record_path(bound_dir: &Path, c: usize) -> PathBuf {
     bound_dir.join(format!("{c}.json"))
 }
 
-/// Takes generation `generation` of chunk `c`'s claim for the piece whose claim file (its
+/// Takes generation `generation` of unit `c`'s claim for the piece whose claim file (its
 /// number, written once per bound) is `mine`: false if another piece took it first.
 fn try_claim(bound_dir: &Path, mine: &Path, c: usize, generation: u32) -> Result<bool, SplitError> {
     let target = claim_path(bound_dir, c, generation);
@@ -282,19 +290,19 @@ fn try_claim(bound_dir: &Path, mine: &Path, c: usize, generation: u32) -> Result
     }
 }
 
-/// The first chunk from `from` on whose first claim does not exist (`chunks`: none), assuming
-/// the claimed chunks form a prefix: doubling steps past claimed chunks, then bisection.
-fn first_untaken(bound_dir: &Path, from: usize, chunks: usize) -> usize {
+/// The first unit from `from` on whose first claim does not exist (`units`: none), assuming
+/// the claimed units form a prefix: doubling steps past claimed units, then bisection.
+fn first_untaken(bound_dir: &Path, from: usize, units: usize) -> usize {
     let taken = |c: usize| claim_path(bound_dir, c, 0).symlink_metadata().is_ok();
-    if from >= chunks || !taken(from) {
-        return from.min(chunks);
+    if from >= units || !taken(from) {
+        return from.min(units);
     }
     // `lo` is taken; `hi` is untaken or the end.
     let (mut lo, mut step) = (from, 1);
     let mut hi = loop {
         let probe = lo + step;
-        if probe >= chunks {
-            break chunks;
+        if probe >= units {
+            break units;
         }
         if !taken(probe) {
             break probe;
@@ -323,10 +331,7 @@ fn claimant(bound_dir: &Path, c: usize, generation: u32) -> Option<u32> {
 
 /// Reads every record of a bound, one per unit (units without one are `None`); `None` if no
 /// piece has reached the bound.
-pub fn read_records(
-    dir: &Path,
-    bound: u32,
-) -> Result<Option<Vec<Option<ChunkRecord>>>, SplitError> {
+pub fn read_records(dir: &Path, bound: u32) -> Result<Option<Vec<Option<UnitRecord>>>, SplitError> {
     let Some(units) = read_units(dir, bound)? else {
         return Ok(None);
     };
@@ -338,13 +343,13 @@ pub fn read_records(
                 return Ok(None);
             }
             let path = record_path(&d, c);
-            let r: ChunkRecord = read_json(&path)?;
-            if r.chunk != c || r.bound != bound {
+            let r: UnitRecord = read_json(&path)?;
+            if r.unit != c || r.bound != bound {
                 return Err(SplitError::File {
                     path,
                     what: format!(
-                        "the record of chunk {} at bound {}, expected chunk {c} at bound {bound}",
-                        r.chunk, r.bound
+                        "the record of unit {} at bound {}, expected unit {c} at bound {bound}",
+                        r.unit, r.bound
                     ),
                 });
             }
@@ -356,11 +361,11 @@ pub fn read_records(
 
 /// How a piece's part of one bound ended.
 enum QueueEnd {
-    /// Every chunk recorded complete: the whole search's next bound.
+    /// Every unit recorded complete: the whole search's next bound.
     Complete(u32),
     /// This piece found a solution under this frontier node.
     Solved(usize, String),
-    /// A limit stopped it (its chunk stays claimed; another piece or a rerun takes it).
+    /// A limit stopped it (its unit stays claimed; another piece or a rerun takes it).
     Stopped(Outcome),
     /// A known solution leaves nothing this piece is needed for in this bound.
     Covered(KnownSolution),
@@ -395,7 +400,7 @@ const POLL_FIRST: Duration = Duration::from_millis(10);
 const POLL_MAX: Duration = Duration::from_secs(1);
 
 impl BoundQueue<'_> {
-    /// Whether chunk `c` is still needed, given the first known solution.
+    /// Whether unit `c` is still needed, given the first known solution.
     fn needed(&self, c: usize, known: Option<KnownSolution>) -> bool {
         match known {
             Some(s) if s.bound < self.bound => false,
@@ -406,8 +411,8 @@ impl BoundQueue<'_> {
         }
     }
 
-    /// Takes and searches chunks until none is needed, or a solution or limit ends this
-    /// piece's bound; waits for the chunks other running pieces are searching. Counts the
+    /// Takes and searches units until none is needed, or a solution or limit ends this
+    /// piece's bound; waits for the units other running pieces are searching. Counts the
     /// piece thread's CPU over the whole bound, the queue's files included.
     fn work(
         &mut self,
@@ -432,26 +437,26 @@ impl BoundQueue<'_> {
         end
     }
 
-    /// The first pass: the needed chunks in order, each taken if no piece has taken it. The
-    /// pieces take chunks in order, so the taken ones form a prefix, and the first untaken
+    /// The first pass: the needed units in order, each taken if no piece has taken it. The
+    /// pieces take units in order, so the taken ones form a prefix, and the first untaken
     /// one is found by galloping over existence checks (lock-free lookups, where a failed
-    /// link would lock the directory: with 64 pieces, one attempt per piece and chunk cost
-    /// more system time than the search). A chunk skipped in a race is found by `finish`.
+    /// link would lock the directory: with 64 pieces, one attempt per piece and unit cost
+    /// more system time than the search). A unit skipped in a race is found by `finish`.
     fn take_in_order(
         &mut self,
         subtrees: &Subtrees,
         session: &Session,
         watch: &mut Watch,
     ) -> Result<Option<QueueEnd>, SplitError> {
-        let chunks = self.units.count();
+        let units = self.units.count();
         let mut c = 0;
         loop {
-            c = first_untaken(&self.bound_dir, c, chunks);
-            if c == chunks || !self.needed(c, watch.poll()?) {
+            c = first_untaken(&self.bound_dir, c, units);
+            if c == units || !self.needed(c, watch.poll()?) {
                 return Ok(None);
             }
             if try_claim(&self.bound_dir, &self.mine, c, 0)?
-                && let Some(end) = self.search_chunk(c, subtrees, session, watch)?
+                && let Some(end) = self.search_unit(c, subtrees, session, watch)?
             {
                 return Ok(Some(end));
             }
@@ -459,10 +464,10 @@ impl BoundQueue<'_> {
         }
     }
 
-    /// After the first pass: the needed chunks without a record, each either searched by a
+    /// After the first pass: the needed units without a record, each either searched by a
     /// running piece (waited for), or this piece's from an earlier session, or a piece's
     /// that is not running (taken over). One listing finds them; after it, only their own
-    /// files are looked at (a listing of a bound with thousands of chunks costs milliseconds,
+    /// files are looked at (a listing of a bound with thousands of units costs milliseconds,
     /// and every waiting piece would repeat it).
     fn finish(
         &mut self,
@@ -472,10 +477,10 @@ impl BoundQueue<'_> {
         liveness: &mut InStep,
     ) -> Result<QueueEnd, SplitError> {
         let listing = list(&self.bound_dir, self.units.count())?;
-        let mut open: Vec<OpenChunk> = (0..self.units.count())
+        let mut open: Vec<OpenUnit> = (0..self.units.count())
             .filter(|&c| !listing.recorded[c])
-            .map(|c| OpenChunk {
-                chunk: c,
+            .map(|c| OpenUnit {
+                unit: c,
                 generation: listing.claimed[c],
                 claimant: None,
             })
@@ -484,7 +489,7 @@ impl BoundQueue<'_> {
         loop {
             let known = watch.poll()?;
             open.retain(|o| {
-                self.needed(o.chunk, known) && !record_path(&self.bound_dir, o.chunk).exists()
+                self.needed(o.unit, known) && !record_path(&self.bound_dir, o.unit).exists()
             });
             if open.is_empty() {
                 return match known.filter(|s| s.bound == self.bound) {
@@ -494,7 +499,7 @@ impl BoundQueue<'_> {
             }
             if let Some(c) = self.take_open(&mut open, liveness)? {
                 pause = POLL_FIRST;
-                if let Some(end) = self.search_chunk(c, subtrees, session, watch)? {
+                if let Some(end) = self.search_unit(c, subtrees, session, watch)? {
                     return Ok(end);
                 }
                 continue;
@@ -506,14 +511,14 @@ impl BoundQueue<'_> {
         }
     }
 
-    /// Takes the first open chunk that is unclaimed, this piece's, or a stopped piece's.
+    /// Takes the first open unit that is unclaimed, this piece's, or a stopped piece's.
     fn take_open(
         &self,
-        open: &mut [OpenChunk],
+        open: &mut [OpenUnit],
         liveness: &mut InStep,
     ) -> Result<Option<usize>, SplitError> {
         for o in open.iter_mut() {
-            let c = o.chunk;
+            let c = o.unit;
             // Newer generations than the one seen: a takeover since.
             let mut g = o.generation.map_or(0, |g| g + 1);
             while claim_path(&self.bound_dir, c, g).symlink_metadata().is_ok() {
@@ -543,9 +548,9 @@ impl BoundQueue<'_> {
         Ok(None)
     }
 
-    /// Searches chunk `c` and writes its record; the end of this piece's bound, if the
-    /// chunk's search ended it.
-    fn search_chunk(
+    /// Searches unit `c` and writes its record; the end of this piece's bound, if the
+    /// unit's search ended it.
+    fn search_unit(
         &mut self,
         c: usize,
         subtrees: &Subtrees,
@@ -568,8 +573,8 @@ impl BoundQueue<'_> {
         self.tally.generated += run.generated;
         self.tally.expanded += run.expanded;
         self.nodes += nodes.len() + past.len();
-        let mut record = ChunkRecord {
-            chunk: c,
+        let mut record = UnitRecord {
+            unit: c,
             bound: self.bound,
             piece: self.k,
             generated: run.generated,
@@ -592,8 +597,8 @@ impl BoundQueue<'_> {
             }
             BoundEnd::Cut(s) => {
                 record.cut = Some(s);
-                // The chunks after a cut one are not needed either; the ones before it are
-                // other pieces' (the chunks are taken in order).
+                // The units after a cut one are not needed either; the ones before it are
+                // other pieces' (the units are taken in order).
                 Some(QueueEnd::Covered(s))
             }
             BoundEnd::Stopped(outcome) => return Ok(Some(QueueEnd::Stopped(outcome))),
@@ -651,9 +656,9 @@ impl BoundQueue<'_> {
     }
 }
 
-/// A chunk without a record, as `finish` last saw it.
-struct OpenChunk {
-    chunk: usize,
+/// A unit without a record, as `finish` last saw it.
+struct OpenUnit {
+    unit: usize,
     /// The highest claim generation seen (`None`: unclaimed).
     generation: Option<u32>,
     /// The piece that generation names, once read.
@@ -663,7 +668,9 @@ struct OpenChunk {
 /// Writes `value` as JSON to `path`, a file other pieces may write at the same time (the same
 /// content), through a temporary file of piece `k`'s own renamed into place.
 fn write_shared<T: Serialize>(path: &Path, value: &T, k: u32) -> Result<(), SplitError> {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let tmp = path.with_file_name(format!(".{name}.{k}-{}.tmp", std::process::id()));
     let text = serde_json::to_vec(value).map_err(|e| SplitError::File {
         path: path.to_path_buf(),
@@ -766,4 +773,107 @@ pub(super) fn run_queue(
         break;
     }
     write_json(&path, file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::HeuristicKind;
+    use crate::split::plan::{PlanRequest, make_plan};
+    use crate::{Algorithm, Board, Goal};
+
+    fn eight_puzzle_queue_plan() -> Plan {
+        let board = Board::new(3, 3, vec![8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        make_plan(&PlanRequest {
+            instance_file: "test".into(),
+            instance_id: "1".into(),
+            scramble_moves: None,
+            board,
+            goal: Goal::BlankLast,
+            algorithm: Algorithm::Idastar,
+            heuristic: HeuristicKind::Manhattan,
+            pieces: 3,
+            frontier: 200,
+            probe_nodes: 10_000,
+            any_optimal: false,
+            queue: true,
+        })
+        .unwrap()
+    }
+
+    fn record(unit: usize, generated: u64, cpu_ms: f64) -> Option<UnitRecord> {
+        Some(UnitRecord {
+            unit,
+            bound: 20,
+            piece: 1,
+            generated,
+            expanded: 0,
+            next_bound: 22,
+            node: None,
+            solution: None,
+            cut: None,
+            cpu_ms,
+            wall_ms: cpu_ms,
+        })
+    }
+
+    #[test]
+    fn units_are_cut_where_the_previous_bound_did_its_work() {
+        let plan = eight_puzzle_queue_plan();
+        let n = plan.frontier.len();
+        assert!(n >= 100 && plan.chunks.len() == n.min(3 * 128), "{n}");
+        let first = Units::first(&plan);
+        assert_eq!(first.count(), 3);
+        assert_eq!(first.basis_cpu_ms, None);
+        // All the work in the first unit: 200 ms, so 200 * 16 / 10 = 320 units wanted.
+        let records = [
+            record(0, 1_000_000, 200.0),
+            record(1, 0, 0.0),
+            record(2, 0, 0.0),
+        ];
+        let after = Units::after(&plan, &first, &records);
+        let wanted = 320.min(plan.chunks.len());
+        assert_eq!(after.count(), wanted);
+        let busy = first.nodes(&plan, 0);
+        let inside = after
+            .starts
+            .iter()
+            .filter(|&&s| busy.contains(&(s as usize)))
+            .count();
+        assert!(
+            inside + 2 >= wanted.min(busy.len()),
+            "{inside} of {wanted} units start in the busy first {} nodes",
+            busy.len()
+        );
+        // Consecutive, non-empty, from the first node.
+        assert_eq!(after.starts[0], 0);
+        assert!(after.starts.windows(2).all(|w| w[0] < w[1]));
+        // Little work: one unit.
+        let idle = [record(0, 10, 0.1), record(1, 10, 0.1), record(2, 10, 0.1)];
+        assert_eq!(Units::after(&plan, &first, &idle).count(), 1);
+    }
+
+    #[test]
+    fn the_first_untaken_unit_is_past_the_claimed_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let mine = d.join(".piece-1");
+        std::fs::write(&mine, "1\n").unwrap();
+        let n = 100;
+        assert_eq!(first_untaken(d, 0, n), 0);
+        for taken in 1..=n {
+            assert!(try_claim(d, &mine, taken - 1, 0).unwrap());
+            // A second claim of the same generation fails: exactly one taker.
+            assert!(!try_claim(d, &mine, taken - 1, 0).unwrap());
+            for from in [0, taken / 2, taken.saturating_sub(1), taken] {
+                assert_eq!(
+                    first_untaken(d, from, n),
+                    taken,
+                    "{taken} taken, from {from}"
+                );
+            }
+        }
+        assert_eq!(claimant(d, 7, 0), Some(1));
+        assert!(try_claim(d, &mine, 7, 1).unwrap(), "the next generation");
+    }
 }
