@@ -576,48 +576,62 @@ fn run_bounds(
             break;
         }
         let run = run_bound(subtrees, nodes, moves, bound, session, &mut watch)?;
-        let mut partial = PartialIteration {
-            bound,
-            generated: run.generated,
-            expanded: run.expanded,
-            node: None,
-            solution: None,
-            stopped: None,
-            cut: None,
-            cpu_ms: run.cpu_ms,
-            wall_ms: run.wall_ms,
-        };
-        file.state = match run.end {
-            BoundEnd::Finished(next) => {
-                file.iterations.push(PieceIteration {
-                    bound,
-                    generated: run.generated,
-                    expanded: run.expanded,
-                    next_bound: next,
-                    cpu_ms: run.cpu_ms,
-                    wall_ms: run.wall_ms,
-                });
-                write_json(&path, file)?;
-                bound = next;
-                continue;
-            }
-            BoundEnd::Solved(node, solution) => {
-                (partial.node, partial.solution) = (Some(node), Some(solution));
-                PieceState::Solved
-            }
-            BoundEnd::Stopped(s) => {
-                partial.stopped = Some(s.name().to_string());
-                PieceState::Stopped
-            }
-            BoundEnd::Cut(s) => {
-                partial.cut = Some(s);
-                PieceState::Covered
-            }
-        };
-        file.partial = Some(partial);
-        break;
+        match record_bound(file, &path, bound, run)? {
+            Some(next) => bound = next,
+            None => break,
+        }
     }
     write_json(&path, file)
+}
+
+/// Records in piece file `file` how its bound `bound` ended: a finished bound is appended and
+/// the file written at once (its next bound returned); any other end is the file's partial
+/// bound and state, written by the caller as the session ends.
+pub(super) fn record_bound(
+    file: &mut PieceFile,
+    path: &Path,
+    bound: u32,
+    run: BoundRun,
+) -> Result<Option<u32>, SplitError> {
+    let mut partial = PartialIteration {
+        bound,
+        generated: run.generated,
+        expanded: run.expanded,
+        node: None,
+        solution: None,
+        stopped: None,
+        cut: None,
+        cpu_ms: run.cpu_ms,
+        wall_ms: run.wall_ms,
+    };
+    file.state = match run.end {
+        BoundEnd::Finished(next) => {
+            file.iterations.push(PieceIteration {
+                bound,
+                generated: run.generated,
+                expanded: run.expanded,
+                next_bound: next,
+                cpu_ms: run.cpu_ms,
+                wall_ms: run.wall_ms,
+            });
+            write_json(path, file)?;
+            return Ok(Some(next));
+        }
+        BoundEnd::Solved(node, solution) => {
+            (partial.node, partial.solution) = (Some(node), Some(solution));
+            PieceState::Solved
+        }
+        BoundEnd::Stopped(s) => {
+            partial.stopped = Some(s.name().to_string());
+            PieceState::Stopped
+        }
+        BoundEnd::Cut(s) => {
+            partial.cut = Some(s);
+            PieceState::Covered
+        }
+    };
+    file.partial = Some(partial);
+    Ok(None)
 }
 
 /// A piece session's limits: the timeout from its start, the node limit over its nodes, and

@@ -40,11 +40,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Move, moves_from_str};
 use crate::search::subtree::Subtrees;
-use crate::search::{Outcome, thread_cpu_time};
+use crate::search::thread_cpu_time;
 
 use super::piece::{
-    BoundEnd, KnownSolution, PartialIteration, PieceFile, PieceIteration, PieceOptions, PieceState,
-    Session, Watch, run_bound,
+    BoundEnd, BoundRun, KnownSolution, PieceFile, PieceOptions, PieceState, Session, Watch,
+    record_bound, run_bound,
 };
 use super::plan::Plan;
 use super::step::InStep;
@@ -359,18 +359,6 @@ pub fn read_records(dir: &Path, bound: u32) -> Result<Option<Vec<Option<UnitReco
         .map(Some)
 }
 
-/// How a piece's part of one bound ended.
-enum QueueEnd {
-    /// Every unit recorded complete: the whole search's next bound.
-    Complete(u32),
-    /// This piece found a solution under this frontier node.
-    Solved(usize, String),
-    /// A limit stopped it (its unit stays claimed; another piece or a rerun takes it).
-    Stopped(Outcome),
-    /// A known solution leaves nothing this piece is needed for in this bound.
-    Covered(KnownSolution),
-}
-
 /// What a piece searched in one bound.
 #[derive(Default)]
 struct Tally {
@@ -411,6 +399,14 @@ impl BoundQueue<'_> {
         }
     }
 
+    /// Sleeps `pause` (counted as waiting, not work) and doubles it, up to [`POLL_MAX`].
+    fn back_off(&mut self, pause: &mut Duration) {
+        let start = Instant::now();
+        std::thread::sleep(*pause);
+        self.waited += start.elapsed();
+        *pause = (*pause * 2).min(POLL_MAX);
+    }
+
     /// Takes and searches units until none is needed, or a solution or limit ends this
     /// piece's bound; waits for the units other running pieces are searching. Counts the
     /// piece thread's CPU over the whole bound, the queue's files included.
@@ -420,7 +416,7 @@ impl BoundQueue<'_> {
         session: &Session,
         watch: &mut Watch,
         liveness: &mut InStep,
-    ) -> Result<QueueEnd, SplitError> {
+    ) -> Result<BoundEnd, SplitError> {
         let (wall, cpu) = (Instant::now(), thread_cpu_time());
         std::fs::create_dir_all(&self.bound_dir)
             .map_err(|e| io_error(&self.bound_dir, "cannot create", e))?;
@@ -447,7 +443,7 @@ impl BoundQueue<'_> {
         subtrees: &Subtrees,
         session: &Session,
         watch: &mut Watch,
-    ) -> Result<Option<QueueEnd>, SplitError> {
+    ) -> Result<Option<BoundEnd>, SplitError> {
         let units = self.units.count();
         let mut c = 0;
         loop {
@@ -475,7 +471,7 @@ impl BoundQueue<'_> {
         session: &Session,
         watch: &mut Watch,
         liveness: &mut InStep,
-    ) -> Result<QueueEnd, SplitError> {
+    ) -> Result<BoundEnd, SplitError> {
         let listing = list(&self.bound_dir, self.units.count())?;
         let mut open: Vec<OpenUnit> = (0..self.units.count())
             .filter(|&c| !listing.recorded[c])
@@ -493,8 +489,8 @@ impl BoundQueue<'_> {
             });
             if open.is_empty() {
                 return match known.filter(|s| s.bound == self.bound) {
-                    Some(s) => Ok(QueueEnd::Covered(s)),
-                    None => self.next_bound(liveness).map(QueueEnd::Complete),
+                    Some(s) => Ok(BoundEnd::Cut(s)),
+                    None => self.next_bound(liveness).map(BoundEnd::Finished),
                 };
             }
             if let Some(c) = self.take_open(&mut open, liveness)? {
@@ -504,10 +500,7 @@ impl BoundQueue<'_> {
                 }
                 continue;
             }
-            let start = Instant::now();
-            std::thread::sleep(pause);
-            self.waited += start.elapsed();
-            pause = (pause * 2).min(POLL_MAX);
+            self.back_off(&mut pause);
         }
     }
 
@@ -556,7 +549,7 @@ impl BoundQueue<'_> {
         subtrees: &Subtrees,
         session: &Session,
         watch: &mut Watch,
-    ) -> Result<Option<QueueEnd>, SplitError> {
+    ) -> Result<Option<BoundEnd>, SplitError> {
         // Nodes past the bound are not searched (see `run_bound`): only their f counts.
         let (nodes, past): (Vec<usize>, Vec<usize>) = self
             .units
@@ -593,15 +586,15 @@ impl BoundQueue<'_> {
             }
             BoundEnd::Solved(node, solution) => {
                 (record.node, record.solution) = (Some(node), Some(solution.clone()));
-                Some(QueueEnd::Solved(node, solution))
+                Some(BoundEnd::Solved(node, solution))
             }
             BoundEnd::Cut(s) => {
                 record.cut = Some(s);
                 // The units after a cut one are not needed either; the ones before it are
                 // other pieces' (the units are taken in order).
-                Some(QueueEnd::Covered(s))
+                Some(BoundEnd::Cut(s))
             }
-            BoundEnd::Stopped(outcome) => return Ok(Some(QueueEnd::Stopped(outcome))),
+            BoundEnd::Stopped(outcome) => return Ok(Some(BoundEnd::Stopped(outcome))),
         };
         write_shared(&record_path(&self.bound_dir, c), &record, self.k)?;
         Ok(end)
@@ -633,10 +626,7 @@ impl BoundQueue<'_> {
             if mine {
                 break;
             }
-            let start = Instant::now();
-            std::thread::sleep(pause);
-            self.waited += start.elapsed();
-            pause = (pause * 2).min(POLL_MAX);
+            self.back_off(&mut pause);
         }
         let records = read_records(self.dir, self.bound)?.unwrap_or_default();
         let below = records
@@ -727,50 +717,21 @@ pub(super) fn run_queue(
             nodes: 0,
             waited: Duration::ZERO,
         };
-        let end = q.work(subtrees, session, &mut watch, &mut liveness);
+        let end = q.work(subtrees, session, &mut watch, &mut liveness)?;
         file.nodes += q.nodes;
         file.waited_ms += q.waited.as_secs_f64() * 1e3;
         let t = &q.tally;
-        let mut partial = PartialIteration {
-            bound,
+        let run = BoundRun {
             generated: t.generated,
             expanded: t.expanded,
-            node: None,
-            solution: None,
-            stopped: None,
-            cut: None,
             cpu_ms: t.cpu_ms,
             wall_ms: t.wall_ms,
+            end,
         };
-        file.state = match end? {
-            QueueEnd::Complete(next) => {
-                file.iterations.push(PieceIteration {
-                    bound,
-                    generated: t.generated,
-                    expanded: t.expanded,
-                    next_bound: next,
-                    cpu_ms: t.cpu_ms,
-                    wall_ms: t.wall_ms,
-                });
-                write_json(&path, file)?;
-                (previous, bound) = (Some(bound), next);
-                continue;
-            }
-            QueueEnd::Solved(node, solution) => {
-                (partial.node, partial.solution) = (Some(node), Some(solution));
-                PieceState::Solved
-            }
-            QueueEnd::Stopped(s) => {
-                partial.stopped = Some(s.name().to_string());
-                PieceState::Stopped
-            }
-            QueueEnd::Covered(s) => {
-                partial.cut = Some(s);
-                PieceState::Covered
-            }
-        };
-        file.partial = Some(partial);
-        break;
+        match record_bound(file, &path, bound, run)? {
+            Some(next) => (previous, bound) = (Some(bound), next),
+            None => break,
+        }
     }
     write_json(&path, file)
 }
