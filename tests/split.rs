@@ -1014,14 +1014,7 @@ fn queue_pieces_count_what_one_process_counts() {
 fn a_queue_piece_alone_searches_everything_and_the_rest_are_covered() {
     let inst = korf(1_000_000).into_iter().next().unwrap();
     let single = single_idastar_manhattan(&inst.board);
-    let mut req = request(
-        &inst.board,
-        Goal::BlankFirst,
-        Algorithm::Idastar,
-        HeuristicKind::Manhattan,
-        4,
-    );
-    req.queue = true;
+    let req = queue_request(&inst.board, 4);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let plan = make_plan(&req).unwrap();
@@ -1038,6 +1031,19 @@ fn a_queue_piece_alone_searches_everything_and_the_rest_are_covered() {
     assert_eq!(c.moves.as_ref(), single.moves.as_ref());
 }
 
+/// A queue plan's request: IDA* + Manhattan on a blank-first board.
+fn queue_request(board: &Board, pieces: u32) -> PlanRequest {
+    let mut req = request(
+        board,
+        Goal::BlankFirst,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        pieces,
+    );
+    req.queue = true;
+    req
+}
+
 /// A queue piece stopped by a node limit leaves its unit claimed; once its heartbeat has gone
 /// stale the running pieces take the unit over (a claim of the next generation) and finish
 /// the search with the single process's answer and counts; rerun, the stopped piece finds
@@ -1047,14 +1053,7 @@ fn a_stopped_queue_pieces_unit_is_taken_over() {
     use npuzzle::split::piece::{PieceOptions, run_piece_with};
     let inst = korf(1_000_000).into_iter().next().unwrap();
     let single = single_idastar_manhattan(&inst.board);
-    let mut req = request(
-        &inst.board,
-        Goal::BlankFirst,
-        Algorithm::Idastar,
-        HeuristicKind::Manhattan,
-        4,
-    );
-    req.queue = true;
+    let req = queue_request(&inst.board, 4);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let plan = make_plan(&req).unwrap();

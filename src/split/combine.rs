@@ -100,16 +100,23 @@ struct AtBound {
     stopped: Option<Outcome>,
 }
 
+impl AtBound {
+    /// A bound nothing has been counted in yet.
+    fn nothing() -> AtBound {
+        AtBound {
+            generated: 0,
+            expanded: 0,
+            completed: 0,
+            next: u32::MAX,
+            solutions: Vec::new(),
+            cut: 0,
+            stopped: None,
+        }
+    }
+}
+
 fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
-    let mut a = AtBound {
-        generated: 0,
-        expanded: 0,
-        completed: 0,
-        next: u32::MAX,
-        solutions: Vec::new(),
-        cut: 0,
-        stopped: None,
-    };
+    let mut a = AtBound::nothing();
     for f in files.iter().flatten() {
         if let Some(it) = f.covering(bound) {
             a.generated += it.generated;
@@ -142,15 +149,7 @@ fn at_bound_queue(
 ) -> Result<AtBound, SplitError> {
     // A bound no piece has reached: one missing record, so that it is not complete.
     let records = read_records(dir, bound)?.unwrap_or_else(|| vec![None]);
-    let mut a = AtBound {
-        generated: 0,
-        expanded: 0,
-        completed: 0,
-        next: u32::MAX,
-        solutions: Vec::new(),
-        cut: 0,
-        stopped: None,
-    };
+    let mut a = AtBound::nothing();
     for r in records.iter().flatten() {
         a.generated += r.generated;
         a.expanded += r.expanded;
