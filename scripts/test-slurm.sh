@@ -15,7 +15,8 @@
 #     the merge job says so; resubmit prepares again and completes;
 #   - scripts/slurm-solve.sh: one of Korf's instances split into 8 pieces (2 cores) gives the
 #     single-process IDA*'s solution length and, for every bound all pieces finished, its counts
-#     node for node; pieces cancelled before and while running leave the search unsolved, and
+#     node for node (with fixed slices and with --queue); pieces cancelled before and while
+#     running leave the search unsolved, and
 #     resubmit reruns exactly the unfinished pieces, keeps the finished bounds and gives the
 #     same answer.
 # Called by .ci/run after the cargo tests; takes about 100 s (the time-limit case waits for
@@ -253,6 +254,13 @@ PY
 wait_done split
 same_as_single split 4
 say "ok: slurm-solve.sh, Korf #4 in 8 pieces on 2 cores = single-process IDA* (length; counts of every finished bound)"
+
+# The same with a shared queue of units (--queue) instead of fixed slices.
+"$SOLVE" --instances korf.tsv --id 4 --pieces 8 --out splitq --goal blank-first --queue --no-wait >/dev/null
+wait_done splitq
+same_as_single splitq 4
+ls splitq/queue/*/units >/dev/null 2>&1 || fail "splitq: no queue files: not a queue plan"
+say "ok: slurm-solve.sh --queue, Korf #4 in 8 pieces = single-process IDA* (length; counts of every finished bound)"
 
 # Cancel: pieces 7 and 8 while they wait for the plan job, piece 1 once it has finished a bound.
 "$SOLVE" --instances korf.tsv --id 1 --pieces 8 --out splitcancel --goal blank-first --no-wait >/dev/null
