@@ -1138,3 +1138,84 @@ fn queue_pieces_as_processes_through_the_command_line() {
     let want = npuzzle::board::moves_to_string(single.moves.as_ref().unwrap());
     assert_eq!(file.rows[0].1.solution.as_deref(), Some(want.as_str()));
 }
+
+/// Queue units that cut frontier nodes again below the frontier (`queue::Below`), written
+/// before the pieces start so that every bound has them: a third of the frontier nodes and
+/// the solution's own node, each cut 1 to 3 moves below into parts of two nodes of its cut.
+/// The pieces' counts of every finished bound are the single process's node for node (the
+/// nodes between a frontier node and its cut counted once, by its first part), and the
+/// answer is IDA*'s own solution, which lies inside a cut node's part.
+#[test]
+fn queue_units_cut_below_the_frontier_count_what_one_process_counts() {
+    use npuzzle::split::queue::{Below, Units};
+    for inst in korf(1_400_000).iter().take(2) {
+        let single = single_idastar_manhattan(&inst.board);
+        let solution = single.moves.clone().unwrap();
+        let req = queue_request(&inst.board, 4);
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let plan = make_plan(&req).unwrap();
+        plan.write(d).unwrap();
+        let subtrees = plan.subtrees().unwrap();
+        let solver = solution_node(&plan, &solution);
+        let units = {
+            let mut u = Units {
+                starts: Vec::new(),
+                basis_cpu_ms: None,
+                below: Vec::new(),
+            };
+            for i in 0..plan.frontier.len() {
+                let depth = 1 + (i % 3) as u32;
+                if i % 3 != 0 && i != solver {
+                    if i % 50 == 1 || u.below.last().is_some_and(Option::is_some) {
+                        u.starts.push(i as u32);
+                        u.below.push(None);
+                    }
+                    continue;
+                }
+                let moves = npuzzle::board::moves_from_str(&plan.frontier[i].moves).unwrap();
+                let cut = subtrees.expand_below(&moves, depth as usize).frontier.len() as u32;
+                for from in (0..cut).step_by(2) {
+                    u.starts.push(i as u32);
+                    let to = (from + 2).min(cut);
+                    u.below.push(Some(Below { depth, from, to }));
+                }
+            }
+            u
+        };
+        assert!(units.starts[0] == 0 && units.count() > plan.frontier.len() / 2);
+        for it in &single.per_iteration {
+            let b = d.join("queue").join(it.bound.to_string());
+            std::fs::create_dir_all(&b).unwrap();
+            std::fs::write(b.join("units"), serde_json::to_vec(&units).unwrap()).unwrap();
+        }
+        std::thread::scope(|s| {
+            for k in 1..=plan.pieces {
+                let plan = &plan;
+                s.spawn(move || run_piece(plan, d, k, &Limits::default()).unwrap());
+            }
+        });
+        let c = combine(d).unwrap();
+        let what = format!("Korf #{} cut below", inst.id);
+        assert_eq!(c.status, Some(Outcome::Solved), "{what}");
+        assert_accounting(&c, &single.per_iteration, &what);
+        assert_eq!(c.moves.as_ref(), Some(&solution), "{what}: IDA*'s own");
+        // The solution was found inside a part of the solver's node, and named by its node of
+        // the cut.
+        let last = single.per_iteration.last().unwrap().bound;
+        let records = npuzzle::split::queue::read_records(d, last)
+            .unwrap()
+            .unwrap();
+        let found: Vec<_> = records
+            .iter()
+            .flatten()
+            .filter(|r| r.solution.is_some())
+            .map(|r| (r.unit, r.node, r.sub))
+            .collect();
+        assert!(!found.is_empty(), "{what}");
+        let (u, node, sub) = found[0];
+        let part = units.below(u).expect("a part below the frontier");
+        assert_eq!(node, Some(solver), "{what}");
+        assert!((part.from..part.to).contains(&sub), "{what}: {found:?}");
+    }
+}

@@ -114,38 +114,43 @@ impl Subtrees {
 
     /// The tree IDA* searches, down to `depth` moves, regardless of any bound.
     pub fn expand(&self, depth: usize) -> Expansion {
-        with_heuristic!(&self.built, h => self.expand_with(h, depth))
+        self.expand_below(&[], depth)
     }
 
-    fn expand_with<H: Heuristic>(&self, h: &H, depth: usize) -> Expansion {
+    /// The tree IDA* searches below the node `moves` from the start, down to `depth` more
+    /// moves, regardless of any bound: `top` is the node itself and the nodes between it and
+    /// the cut, `frontier` the nodes `depth` moves below it (named by their moves from the
+    /// start). Summing what the two count in an iteration gives what [`Subtrees::iterate`]
+    /// counts below the node, as for [`Subtrees::expand`]'s cut.
+    pub fn expand_below(&self, moves: &[Move], depth: usize) -> Expansion {
+        with_heuristic!(&self.built, h => self.expand_with(h, moves, depth))
+    }
+
+    fn expand_with<H: Heuristic>(&self, h: &H, moves: &[Move], depth: usize) -> Expansion {
+        let at = self.replay(h, moves);
         let mut walk = Walk {
             geometry: &self.geometry,
             heuristic: h,
             automaton: self.automaton,
-            tiles: self.start,
-            blanks: Vec::with_capacity(depth + 1),
-            depth,
+            tiles: at.tiles,
+            blanks: at.blanks,
+            depth: moves.len() + depth,
             out: Expansion::default(),
         };
-        let (h0, memo0) = h.init(&self.start);
-        let blank = self.geometry.blank_of(&self.start);
-        walk.walk(blank, usize::MAX, MoveAutomaton::START, 0, h0, memo0, h0);
+        walk.walk(
+            at.blank,
+            at.parent,
+            at.state,
+            moves.len(),
+            at.h,
+            at.memo,
+            at.path_max,
+        );
         walk.out
     }
 
-    /// One IDA* iteration with `bound` below the node `moves` from the start (a frontier node
-    /// of [`Subtrees::expand`]), under `limits`.
-    pub fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount {
-        with_heuristic!(&self.built, h => self.iterate_with(h, moves, bound, limits))
-    }
-
-    fn iterate_with<H: Heuristic>(
-        &self,
-        h: &H,
-        moves: &[Move],
-        bound: u32,
-        limits: &Limits,
-    ) -> SubtreeCount {
+    /// The node `moves` from the start, reached the way IDA* reaches it.
+    fn replay<H: Heuristic>(&self, h: &H, moves: &[Move]) -> Reached<H::Memo> {
         let g = &self.geometry;
         let mut tiles = self.start;
         let (mut hv, mut memo) = h.init(&tiles);
@@ -171,6 +176,42 @@ impl Subtrees {
             blanks.push(blank);
             (parent, blank) = (blank, next);
         }
+        Reached {
+            tiles,
+            blank,
+            parent,
+            state,
+            h: hv,
+            memo,
+            path_max,
+            blanks,
+        }
+    }
+
+    /// One IDA* iteration with `bound` below the node `moves` from the start (a frontier node
+    /// of [`Subtrees::expand`]), under `limits`.
+    pub fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount {
+        with_heuristic!(&self.built, h => self.iterate_with(h, moves, bound, limits))
+    }
+
+    fn iterate_with<H: Heuristic>(
+        &self,
+        h: &H,
+        moves: &[Move],
+        bound: u32,
+        limits: &Limits,
+    ) -> SubtreeCount {
+        let g = &self.geometry;
+        let Reached {
+            tiles,
+            blank,
+            parent,
+            state,
+            h: hv,
+            memo,
+            path_max,
+            mut blanks,
+        } = self.replay(h, moves);
         if path_max > bound {
             return SubtreeCount {
                 next_bound: path_max,
@@ -196,7 +237,22 @@ impl Subtrees {
     }
 }
 
-/// The walk of [`Subtrees::expand`].
+/// A node reached by [`Subtrees::replay`].
+struct Reached<M> {
+    tiles: Tiles,
+    blank: usize,
+    /// The blank's cell before the last move (`usize::MAX` at the root).
+    parent: usize,
+    /// The automaton's state.
+    state: u32,
+    h: u32,
+    memo: M,
+    path_max: u32,
+    /// The blank's cells from the root to the node's parent.
+    blanks: Vec<usize>,
+}
+
+/// The walk of [`Subtrees::expand_below`].
 struct Walk<'a, H: Heuristic> {
     geometry: &'a Geometry,
     heuristic: &'a H,
@@ -262,5 +318,67 @@ impl<H: Heuristic> Walk<'_, H> {
             self.tiles[blank] = 0;
         }
         self.blanks.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node's subtree cut again below it counts what one search below the node counts:
+    /// the nodes above the cut whose path stays within the bound (each expanded, its children
+    /// generated), plus the searches below the cut's nodes; the next bound is the smaller of
+    /// the two. With the move back pruned and with the automaton, at and past the node's
+    /// own path maximum.
+    #[test]
+    fn a_subtree_cut_below_counts_what_its_search_counts() {
+        // Korf's 15-puzzle #12 (45 moves), blank first.
+        let tiles = vec![14, 1, 9, 6, 4, 8, 12, 5, 7, 2, 3, 0, 10, 11, 13, 15];
+        let board = Board::new(4, 4, tiles).unwrap();
+        let unlimited = Limits::default();
+        for algorithm in [Algorithm::Idastar, Algorithm::IdastarFsm] {
+            let s = Subtrees::new(
+                &board,
+                Goal::BlankFirst,
+                algorithm,
+                &HeuristicKind::Manhattan,
+            )
+            .unwrap();
+            let b0 = s.initial_bound();
+            let e = s.expand(5);
+            for node in e.frontier.iter().step_by(5) {
+                for bound in [b0, b0 + 2, b0 + 4, b0 + 6] {
+                    let whole = s.iterate(&node.moves, bound, &unlimited);
+                    assert!(whole.solution.is_none());
+                    for depth in 1..=4 {
+                        let cut = s.expand_below(&node.moves, depth);
+                        assert_eq!(cut.top[0].path_max, node.path_max);
+                        let (mut generated, mut expanded, mut next) = (0, 0, u32::MAX);
+                        for t in &cut.top {
+                            if t.path_max <= bound {
+                                (expanded, generated) = (expanded + 1, generated + t.children);
+                            } else {
+                                next = next.min(t.path_max);
+                            }
+                        }
+                        let mut generated = u64::from(generated);
+                        for f in &cut.frontier {
+                            assert_eq!(f.moves.len(), node.moves.len() + depth);
+                            assert_eq!(f.moves[..node.moves.len()], node.moves[..]);
+                            let c = s.iterate(&f.moves, bound, &unlimited);
+                            (generated, expanded) =
+                                (generated + c.generated, expanded + c.expanded);
+                            next = next.min(c.next_bound);
+                        }
+                        assert_eq!(
+                            (generated, expanded, next),
+                            (whole.generated, whole.expanded, whole.next_bound),
+                            "{algorithm:?}, node {:?}, bound {bound}, cut {depth} below",
+                            node.moves
+                        );
+                    }
+                }
+            }
+        }
     }
 }

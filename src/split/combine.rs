@@ -26,7 +26,7 @@ use crate::board::{Move, moves_from_str};
 use crate::results::{MeasuredBy, Outcome, Row};
 
 use super::SplitError;
-use super::piece::{PieceFile, PieceState, read_piece};
+use super::piece::{PieceFile, PieceState, Position, read_piece};
 use super::plan::Plan;
 use super::queue::{UnitRecord, read_records};
 
@@ -93,8 +93,8 @@ struct AtBound {
     expanded: u64,
     completed: u32,
     next: u32,
-    /// (frontier node, solution) of the pieces that found one at this bound.
-    solutions: Vec<(usize, String)>,
+    /// (position, solution) of the pieces that found one at this bound.
+    solutions: Vec<(Position, String)>,
     /// Pieces that stopped in this bound because of another piece's solution.
     cut: u32,
     stopped: Option<Outcome>,
@@ -127,7 +127,7 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
             a.generated += p.generated;
             a.expanded += p.expanded;
             if let (Some(node), Some(s)) = (p.node, &p.solution) {
-                a.solutions.push((node, s.clone()));
+                a.solutions.push((Position { node, sub: p.sub }, s.clone()));
             }
             if let Some(s) = &p.stopped {
                 a.stopped = a.stopped.or_else(|| stopped_status(s));
@@ -155,7 +155,7 @@ fn at_bound_queue(
         a.expanded += r.expanded;
         a.next = a.next.min(r.next_bound);
         if let (Some(node), Some(s)) = (r.node, &r.solution) {
-            a.solutions.push((node, s.clone()));
+            a.solutions.push((Position { node, sub: r.sub }, s.clone()));
         }
         a.cut += u32::from(r.cut.is_some());
     }
@@ -210,9 +210,9 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
             pieces_completed: a.completed,
             pieces: plan.pieces,
         });
-        if let Some(first) = a.solutions.iter().min_by_key(|(node, _)| *node) {
+        if let Some(first) = a.solutions.iter().min_by_key(|(at, _)| *at) {
             solution = Some(first.1.clone());
-            last = (a.cut, Some(first.0));
+            last = (a.cut, Some(first.0.node));
             break Some(Outcome::Solved);
         }
         if a.completed < plan.pieces {

@@ -107,6 +107,10 @@ pub struct PartialIteration {
     pub expanded: u64,
     /// The frontier node (index in the plan) the solution lies under, if found.
     pub node: Option<usize>,
+    /// In a frontier node a queue cut below the frontier, the node of that cut the solution
+    /// lies under (see [`Position`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sub: u32,
     /// The solution from the start (U/D/L/R), if found.
     pub solution: Option<String>,
     /// The limit that stopped it, if any (`timeout`, `node-limit`, ...).
@@ -156,6 +160,7 @@ impl PieceFile {
         Some(KnownSolution {
             bound: p.bound,
             node: p.node?,
+            sub: p.sub,
         })
     }
 
@@ -198,25 +203,58 @@ pub fn read_piece(plan: &Plan, dir: &Path, k: u32) -> Result<Option<PieceFile>, 
     Ok(Some(file))
 }
 
-/// A solution some piece reported: its bound and the frontier node it lies under. Ordered
-/// as IDA* meets them: the smaller bound first, then the earlier frontier node.
+/// Where a search stands in a bound, in IDA*'s order: a frontier node and, where a queue
+/// cut that node's subtree again below the frontier (`queue::Below`), the node of that cut
+/// (0 elsewhere). Ordered as IDA* meets them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    /// The frontier node (index in the plan).
+    pub node: usize,
+    /// The node of the frontier node's own cut, if it has one.
+    pub sub: u32,
+}
+
+impl Position {
+    /// Frontier node `node`, not cut below.
+    pub fn node(node: usize) -> Position {
+        Position { node, sub: 0 }
+    }
+}
+
+/// A solution some piece reported: its bound and where it lies. Ordered as IDA* meets them:
+/// the smaller bound first, then the earlier position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct KnownSolution {
     /// The bound it was found in.
     pub bound: u32,
     /// The frontier node (index in the plan) it lies under.
     pub node: usize,
+    /// The node of that frontier node's own cut it lies under (see [`Position`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sub: u32,
 }
 
 impl KnownSolution {
-    /// Whether a piece in iteration `bound`, about to search frontier node `node`, may stop:
+    /// Where it lies in its bound.
+    pub fn position(self) -> Position {
+        Position {
+            node: self.node,
+            sub: self.sub,
+        }
+    }
+
+    /// Whether a piece in iteration `bound`, about to search at position `at`, may stop:
     /// every bound below this solution's is finished by the pieces that reach it, so the
-    /// solution is optimal; single-process IDA* never searches the frontier nodes after it in
+    /// solution is optimal; single-process IDA* never searches the positions after it in
     /// its bound, nor any larger bound. With `any_optimal` (any optimal solution will do),
     /// anywhere in its bound.
-    pub fn cuts(self, bound: u32, node: usize, any_optimal: bool) -> bool {
-        self.bound < bound || (self.bound == bound && (any_optimal || self.node < node))
+    pub fn cuts(self, bound: u32, at: Position, any_optimal: bool) -> bool {
+        self.bound < bound || (self.bound == bound && (any_optimal || self.position() < at))
     }
+}
+
+pub(super) fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The earlier of two solutions in IDA*'s order (`None`: not known).
@@ -336,8 +374,8 @@ impl<'a> Watch<'a> {
 pub(super) enum BoundEnd {
     /// Every frontier node searched; the piece's next bound.
     Finished(u32),
-    /// A solution under this frontier node.
-    Solved(usize, String),
+    /// A solution at this position.
+    Solved(Position, String),
     /// A limit stopped it.
     Stopped(Outcome),
     /// Another piece's solution made the rest of it unnecessary.
@@ -353,13 +391,21 @@ pub(super) struct BoundRun {
     pub(super) end: BoundEnd,
 }
 
-/// Runs one IDA* iteration with `bound` below the piece's frontier nodes (`nodes`, indices
-/// in the plan, and their `moves`), in frontier order, watching for other pieces' solutions
-/// before each node.
-pub(super) fn run_bound(
+/// A node whose subtree a piece searches in a bound: a frontier node or, where a queue cut a
+/// frontier node again, a node of that cut.
+pub(super) struct SubtreeRoot<'m> {
+    pub(super) at: Position,
+    /// The largest f on its path from the start (see `TopLevel`).
+    pub(super) path_max: u32,
+    /// The moves from the start.
+    pub(super) moves: &'m [Move],
+}
+
+/// Runs one IDA* iteration with `bound` below `roots`, in IDA*'s order, watching for other
+/// pieces' solutions before each.
+pub(super) fn run_bound<'m>(
     subtrees: &Subtrees,
-    nodes: &[usize],
-    moves: &[Vec<Move>],
+    roots: impl IntoIterator<Item = SubtreeRoot<'m>>,
     bound: u32,
     session: &Session,
     watch: &mut Watch,
@@ -367,17 +413,19 @@ pub(super) fn run_bound(
     let (wall, cpu) = (Instant::now(), thread_cpu_time());
     let (mut generated, mut expanded, mut next) = (0u64, 0u64, u32::MAX);
     let mut end = None;
-    for (&node, m) in nodes.iter().zip(moves) {
+    for root in roots {
         // A node whose path already exceeds the bound is not searched (its subtree search
         // would count nothing); most of the frontier in early bounds, where the per-node
         // set-up would otherwise cost more than the search.
-        let path_max = watch.plan.frontier[node].path_max;
-        if path_max > bound {
-            next = next.min(path_max);
+        if root.path_max > bound {
+            next = next.min(root.path_max);
             continue;
         }
         let any_optimal = watch.plan.any_optimal;
-        if let Some(s) = watch.poll()?.filter(|s| s.cuts(bound, node, any_optimal)) {
+        if let Some(s) = watch
+            .poll()?
+            .filter(|s| s.cuts(bound, root.at, any_optimal))
+        {
             end = Some(BoundEnd::Cut(s));
             break;
         }
@@ -388,14 +436,14 @@ pub(super) fn run_bound(
                 break;
             }
         };
-        session.stopper.at(bound, node);
-        let c = subtrees.iterate(m, bound, &limits);
+        session.stopper.at(bound, root.at);
+        let c = subtrees.iterate(root.moves, bound, &limits);
         session.add(c.generated);
         generated += c.generated;
         expanded += c.expanded;
         next = next.min(c.next_bound);
         if let Some(s) = c.solution {
-            end = Some(BoundEnd::Solved(node, moves_to_string(&s)));
+            end = Some(BoundEnd::Solved(root.at, moves_to_string(&s)));
             break;
         }
         if let Some(s) = c.stopped {
@@ -575,7 +623,12 @@ fn run_bounds(
             file.state = PieceState::Covered;
             break;
         }
-        let run = run_bound(subtrees, nodes, moves, bound, session, &mut watch)?;
+        let roots = nodes.iter().zip(moves).map(|(&node, moves)| SubtreeRoot {
+            at: Position::node(node),
+            path_max: plan.frontier[node].path_max,
+            moves,
+        });
+        let run = run_bound(subtrees, roots, bound, session, &mut watch)?;
         match record_bound(file, &path, bound, run)? {
             Some(next) => bound = next,
             None => break,
@@ -598,6 +651,7 @@ pub(super) fn record_bound(
         generated: run.generated,
         expanded: run.expanded,
         node: None,
+        sub: 0,
         solution: None,
         stopped: None,
         cut: None,
@@ -617,8 +671,9 @@ pub(super) fn record_bound(
             write_json(path, file)?;
             return Ok(Some(next));
         }
-        BoundEnd::Solved(node, solution) => {
-            (partial.node, partial.solution) = (Some(node), Some(solution));
+        BoundEnd::Solved(at, solution) => {
+            (partial.node, partial.sub) = (Some(at.node), at.sub);
+            partial.solution = Some(solution);
             PieceState::Solved
         }
         BoundEnd::Stopped(s) => {
@@ -697,7 +752,7 @@ pub(super) struct Stopper {
 
 #[derive(Default)]
 struct StopperState {
-    position: Option<(u32, usize)>,
+    position: Option<(u32, Position)>,
     cut: Option<KnownSolution>,
 }
 
@@ -708,9 +763,9 @@ impl Stopper {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The piece is about to search frontier node `node` in `bound`.
-    pub(super) fn at(&self, bound: u32, node: usize) {
-        self.lock().position = Some((bound, node));
+    /// The piece is about to search at `at` in `bound`.
+    pub(super) fn at(&self, bound: u32, at: Position) {
+        self.lock().position = Some((bound, at));
     }
 
     /// Clears the flag and the position (before a queue piece's next chunk).
@@ -735,8 +790,8 @@ impl Stopper {
             let Ok(Some(s)) = watch.poll() else { continue };
             let mut state = self.lock();
             if state.cut.is_none()
-                && let Some((bound, node)) = state.position
-                && s.cuts(bound, node, plan.any_optimal)
+                && let Some((bound, at)) = state.position
+                && s.cuts(bound, at, plan.any_optimal)
             {
                 state.cut = Some(s);
                 self.cancel
@@ -760,18 +815,39 @@ mod tests {
 
     #[test]
     fn a_solution_cuts_larger_bounds_and_later_nodes_of_its_own() {
-        let s = KnownSolution { bound: 30, node: 7 };
+        let s = KnownSolution {
+            bound: 30,
+            node: 7,
+            sub: 0,
+        };
+        let at = Position::node;
         for any in [false, true] {
-            assert!(s.cuts(32, 0, any), "a larger bound");
-            assert!(s.cuts(30, 8, any), "a later node in its bound");
-            assert!(!s.cuts(28, 100, any), "a smaller bound");
+            assert!(s.cuts(32, at(0), any), "a larger bound");
+            assert!(s.cuts(30, at(8), any), "a later node in its bound");
+            assert!(!s.cuts(28, at(100), any), "a smaller bound");
         }
-        assert!(!s.cuts(30, 6, false), "an earlier node in its bound");
+        assert!(!s.cuts(30, at(6), false), "an earlier node in its bound");
+        assert!(!s.cuts(30, at(7), false), "its own node");
         assert!(
-            s.cuts(30, 6, true),
+            s.cuts(30, at(6), true),
             "any optimal solution: anywhere in its bound"
         );
-        let t = KnownSolution { bound: 28, node: 9 };
+        // Inside a frontier node cut again: by the position in its cut.
+        let deep = KnownSolution { sub: 40, ..s };
+        let part = |sub| Position { node: 7, sub };
+        assert!(deep.cuts(30, part(41), false), "a later node of the cut");
+        assert!(
+            !deep.cuts(30, part(39), false),
+            "an earlier node of the cut"
+        );
+        assert!(!deep.cuts(30, part(40), false), "its own node of the cut");
+        assert!(deep.cuts(30, at(8), false) && !deep.cuts(30, at(6), false));
+        assert!(s < deep && deep < KnownSolution { node: 8, ..s });
+        let t = KnownSolution {
+            bound: 28,
+            node: 9,
+            sub: 0,
+        };
         assert_eq!(first(Some(s), Some(t)), Some(t));
         assert_eq!(first(None, Some(s)), Some(s));
         assert_eq!(first(Some(s), None), Some(s));
@@ -835,7 +911,7 @@ mod tests {
             .expect("some piece finds the solution");
         let raised = |bound: u32, node: usize, polls: u32| {
             let stopper = Stopper::default();
-            stopper.at(bound, node);
+            stopper.at(bound, Position::node(node));
             let (done, watching) = std::sync::mpsc::channel::<()>();
             std::thread::scope(|scope| {
                 scope.spawn(|| stopper.watch(&plan, dir, watching));

@@ -39,12 +39,12 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Move, moves_from_str};
-use crate::search::subtree::Subtrees;
+use crate::search::subtree::{Expansion, Subtrees};
 use crate::search::thread_cpu_time;
 
 use super::piece::{
-    BoundEnd, BoundRun, KnownSolution, PieceFile, PieceOptions, PieceState, Session, Watch,
-    record_bound, run_bound,
+    BoundEnd, BoundRun, KnownSolution, PieceFile, PieceOptions, PieceState, Position, Session,
+    SubtreeRoot, Watch, is_zero, record_bound, run_bound,
 };
 use super::plan::Plan;
 use super::step::InStep;
@@ -68,6 +68,9 @@ pub struct UnitRecord {
     pub next_bound: u32,
     /// The frontier node a solution lies under, if the unit holds one.
     pub node: Option<usize>,
+    /// In a unit [`Below`] a frontier node, the node of its cut the solution lies under.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sub: u32,
     /// That solution from the start (U/D/L/R).
     pub solution: Option<String>,
     /// The announced solution that made the rest of the unit unnecessary, if any.
@@ -111,7 +114,46 @@ pub struct Units {
     /// The previous bound's CPU time over all its records, milliseconds (`None`: the first
     /// bound).
     pub basis_cpu_ms: Option<f64>,
+    /// Per unit, the part of its frontier node's subtree it holds, for the units of a node
+    /// cut again below the frontier; empty if no node is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub below: Vec<Option<Below>>,
 }
+
+/// A unit that is part of one heavy frontier node's subtree: the node's subtree is cut again
+/// `depth` moves below it, and the unit holds the nodes `from..to` of that cut (in IDA*'s
+/// order), the first part also the nodes between the frontier node and the cut.
+///
+/// Why: where one frontier node holds much of a bound's work, a unit cannot be smaller
+/// than that node, and in the last bound the other pieces search past the solution for as
+/// long as the solver searches its unit before it (measured on Korf's 24-puzzle #16: one
+/// frontier node, 9 M nodes before the solution, cost 64 pieces 17 s of CPU past it). Cut
+/// below the frontier, the node's parts are taken in order like any units, and the pieces
+/// past the solution stop within a part of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Below {
+    /// The moves from the frontier node to its cut.
+    pub depth: u32,
+    /// The unit's first node of the cut.
+    pub from: u32,
+    /// One past its last.
+    pub to: u32,
+}
+
+/// A frontier node is cut below when its predicted work exceeds this many units' worth.
+const HEAVY: u64 = 2;
+
+/// A heavy node's cut aims at this many nodes per part, so that parts can be of about
+/// equal weight.
+const CUT_NODES_PER_PART: usize = 16;
+
+/// At most this many nodes in a heavy node's cut (each part expands the cut again).
+const MAX_CUT_NODES: usize = 1 << 16;
+
+/// A node of a heavy node's cut is weighted by this factor per unit of slack (bound minus
+/// the largest f on its path): IDA*'s iterations grow by 6 to 10 per bound step of 2 on
+/// the 15- and 24-puzzles, about 2.8 per unit of f.
+const SLACK_GROWTH: f64 = 2.8;
 
 /// The CPU time a unit aims at: a claim's files cost a small share of it, and the pieces
 /// past an announced solution have searched at most about this much each.
@@ -132,29 +174,69 @@ impl Units {
         Units {
             starts: (0..n).map(|u| plan.chunks[u * chunks / n]).collect(),
             basis_cpu_ms: None,
+            below: Vec::new(),
         }
     }
 
-    /// The units of the bound after one with these units and (complete) records.
-    fn after(plan: &Plan, previous: &Units, records: &[Option<UnitRecord>]) -> Units {
+    /// The units of `bound`, the bound after one with units `previous` and (complete)
+    /// `records`.
+    fn after(
+        plan: &Plan,
+        previous: &Units,
+        records: &[Option<UnitRecord>],
+        subtrees: &Subtrees,
+        bound: u32,
+    ) -> Units {
         let cpu_ms: f64 = records.iter().flatten().map(|r| r.cpu_ms).sum();
         let wanted = cpu_ms * GROWTH / (UNIT_CPU.as_secs_f64() * 1e3);
         let n = (wanted.ceil() as usize).clamp(1, plan.chunks.len().min(plan.frontier.len()));
-        // Each node's predicted work: its unit's generated nodes in proportion to the
-        // probe's weights (plus one, so that no node of a busy unit counts for nothing).
-        let mut work = vec![0u64; plan.frontier.len()];
-        for (u, r) in records.iter().enumerate() {
-            let nodes = previous.nodes(plan, u);
-            let weights: u64 = nodes.clone().map(|i| plan.frontier[i].weight + 1).sum();
-            let generated = r.as_ref().map_or(0, |r| r.generated) as f64;
-            for i in nodes {
-                let share = (plan.frontier[i].weight + 1) as f64 / weights as f64;
-                work[i] = (generated * share).round() as u64 + 1;
+        let work = predicted_work(plan, previous, records);
+        let mut starts = std::collections::BTreeSet::from_iter(super::plan::chunk_starts(&work, n));
+        // The heavy nodes, each cut below into parts of about one unit's work.
+        let unit_work = work.iter().sum::<u64>() / n as u64;
+        let mut cuts = std::collections::BTreeMap::new();
+        for (i, &w) in work.iter().enumerate() {
+            if w > HEAVY * unit_work.max(1) && plan.frontier[i].path_max <= bound {
+                let parts = (w / unit_work.max(1)) as usize;
+                if let Some(parts) = cut_below(plan, subtrees, i, bound, parts) {
+                    starts.extend([i as u32, i as u32 + 1]);
+                    cuts.insert(i as u32, parts);
+                }
             }
         }
-        Units {
-            starts: super::plan::chunk_starts(&work, n),
+        starts.retain(|&s| (s as usize) < plan.frontier.len());
+        let mut units = Units {
+            starts: Vec::new(),
             basis_cpu_ms: Some(cpu_ms),
+            below: Vec::new(),
+        };
+        for s in starts {
+            let parts = cuts.remove(&s).unwrap_or_default();
+            if parts.is_empty() {
+                units.starts.push(s);
+                units.below.push(None);
+            }
+            for part in parts {
+                units.starts.push(s);
+                units.below.push(Some(part));
+            }
+        }
+        if units.below.iter().all(Option::is_none) {
+            units.below.clear();
+        }
+        units
+    }
+
+    /// The part of its frontier node's subtree unit `u` holds, if it is cut below.
+    pub fn below(&self, u: usize) -> Option<&Below> {
+        self.below.get(u).and_then(Option::as_ref)
+    }
+
+    /// Where unit `u` begins in IDA*'s order.
+    fn position(&self, u: usize) -> Position {
+        Position {
+            node: self.starts[u] as usize,
+            sub: self.below(u).map_or(0, |b| b.from),
         }
     }
 
@@ -163,14 +245,86 @@ impl Units {
         self.starts.len()
     }
 
-    /// The frontier nodes of unit `u`.
+    /// The frontier nodes of unit `u` (one for a unit below a frontier node).
     pub fn nodes(&self, plan: &Plan, u: usize) -> std::ops::Range<usize> {
+        let start = self.starts[u] as usize;
+        if self.below(u).is_some() {
+            return start..start + 1;
+        }
         let end = self
             .starts
             .get(u + 1)
             .map_or(plan.frontier.len(), |&e| e as usize);
         self.starts[u] as usize..end
     }
+}
+
+/// Each frontier node's predicted work in the next bound: the generated nodes of its unit's
+/// record (of all its parts', for a node cut below), spread over the unit's nodes by the
+/// probe's weights (plus one, so that no node of a busy unit counts for nothing).
+fn predicted_work(plan: &Plan, previous: &Units, records: &[Option<UnitRecord>]) -> Vec<u64> {
+    let mut work = vec![0f64; plan.frontier.len()];
+    for (u, r) in records.iter().enumerate() {
+        let nodes = previous.nodes(plan, u);
+        let weights: u64 = nodes.clone().map(|i| plan.frontier[i].weight + 1).sum();
+        let generated = r.as_ref().map_or(0, |r| r.generated) as f64;
+        for i in nodes {
+            work[i] += generated * (plan.frontier[i].weight + 1) as f64 / weights as f64;
+        }
+    }
+    work.into_iter().map(|w| w.round() as u64 + 1).collect()
+}
+
+/// Frontier node `node`'s subtree cut below it into about `parts` parts of about equal
+/// predicted work in the iteration with `bound`: the shallowest cut with
+/// [`CUT_NODES_PER_PART`] nodes per part (fewer if the tree is too small), above the depth
+/// of any goal the iteration can meet (its goals lie `bound` moves deep: a goal closer to
+/// the start would have ended an earlier iteration). `None` if it cannot be cut in two.
+fn cut_below(
+    plan: &Plan,
+    subtrees: &Subtrees,
+    node: usize,
+    bound: u32,
+    parts: usize,
+) -> Option<Vec<Below>> {
+    let moves = moves_from_str(&plan.frontier[node].moves).ok()?;
+    let mut cut = None;
+    for depth in 1.. {
+        if plan.depth + depth >= bound {
+            break;
+        }
+        let e = subtrees.expand_below(&moves, depth as usize);
+        if e.frontier.len() > MAX_CUT_NODES {
+            break;
+        }
+        let enough = e.frontier.len() >= parts * CUT_NODES_PER_PART;
+        cut = Some((depth, e));
+        if enough {
+            break;
+        }
+    }
+    let (depth, e) = cut?;
+    let weights: Vec<u64> = e
+        .frontier
+        .iter()
+        .map(|f| match bound.checked_sub(f.path_max) {
+            Some(slack) => SLACK_GROWTH.powi(slack as i32).round() as u64,
+            None => 0,
+        })
+        .collect();
+    let parts = parts.min(weights.iter().filter(|&&w| w > 0).count());
+    if parts < 2 {
+        return None;
+    }
+    let starts = super::plan::chunk_starts(&weights, parts);
+    let ends = starts.iter().skip(1).copied().chain([weights.len() as u32]);
+    Some(
+        starts
+            .iter()
+            .zip(ends)
+            .map(|(&from, to)| Below { depth, from, to })
+            .collect(),
+    )
 }
 
 /// The units of `bound`, if a piece has reached it.
@@ -188,8 +342,8 @@ fn read_units(dir: &Path, bound: u32) -> Result<Option<Units>, SplitError> {
 fn fix_units(
     plan: &Plan,
     dir: &Path,
-    bound: u32,
-    previous: Option<u32>,
+    (bound, previous): (u32, Option<u32>),
+    subtrees: &Subtrees,
     k: u32,
 ) -> Result<Units, SplitError> {
     if let Some(u) = read_units(dir, bound)? {
@@ -203,7 +357,7 @@ fn fix_units(
                 what: format!("missing: bound {p} was finished, so its units were fixed"),
             })?;
             let records = read_records(dir, p)?.unwrap_or_default();
-            Units::after(plan, &before, &records)
+            Units::after(plan, &before, &records, subtrees, bound)
         }
     };
     write_units(dir, bound, &units, k)
@@ -382,6 +536,9 @@ struct BoundQueue<'a> {
     /// Frontier nodes this piece searched.
     nodes: usize,
     waited: Duration,
+    /// The last heavy node cut below, its cut's depth and the cut (the parts of a node are
+    /// taken one after another, often by the same piece).
+    cut: Option<(usize, u32, Expansion)>,
 }
 
 const POLL_FIRST: Duration = Duration::from_millis(10);
@@ -393,7 +550,7 @@ impl BoundQueue<'_> {
         match known {
             Some(s) if s.bound < self.bound => false,
             Some(s) if s.bound == self.bound => {
-                !self.plan.any_optimal && self.units.nodes(self.plan, c).start < s.node
+                !self.plan.any_optimal && self.units.position(c) < s.position()
             }
             _ => true,
         }
@@ -490,7 +647,7 @@ impl BoundQueue<'_> {
             if open.is_empty() {
                 return match known.filter(|s| s.bound == self.bound) {
                     Some(s) => Ok(BoundEnd::Cut(s)),
-                    None => self.next_bound(liveness).map(BoundEnd::Finished),
+                    None => self.next_bound(subtrees, liveness).map(BoundEnd::Finished),
                 };
             }
             if let Some(c) = self.take_open(&mut open, liveness)? {
@@ -550,22 +707,13 @@ impl BoundQueue<'_> {
         session: &Session,
         watch: &mut Watch,
     ) -> Result<Option<BoundEnd>, SplitError> {
-        // Nodes past the bound are not searched (see `run_bound`): only their f counts.
-        let (nodes, past): (Vec<usize>, Vec<usize>) = self
-            .units
-            .nodes(self.plan, c)
-            .partition(|&i| self.plan.frontier[i].path_max <= self.bound);
-        let past_next = past.iter().map(|&i| self.plan.frontier[i].path_max).min();
-        let moves = nodes
-            .iter()
-            .map(|&i| moves_from_str(&self.plan.frontier[i].moves))
-            .collect::<Result<Vec<Vec<Move>>, _>>()
-            .map_err(|e| SplitError::Request(format!("a frontier node's moves: {e}")))?;
         session.stopper.rearm();
-        let run = run_bound(subtrees, &nodes, &moves, self.bound, session, watch)?;
+        let run = match self.units.below(c).cloned() {
+            None => self.search_nodes(c, subtrees, session, watch)?,
+            Some(below) => self.search_below(c, &below, subtrees, session, watch)?,
+        };
         self.tally.generated += run.generated;
         self.tally.expanded += run.expanded;
-        self.nodes += nodes.len() + past.len();
         let mut record = UnitRecord {
             unit: c,
             bound: self.bound,
@@ -574,6 +722,7 @@ impl BoundQueue<'_> {
             expanded: run.expanded,
             next_bound: u32::MAX,
             node: None,
+            sub: 0,
             solution: None,
             cut: None,
             cpu_ms: run.cpu_ms,
@@ -581,12 +730,13 @@ impl BoundQueue<'_> {
         };
         let end = match run.end {
             BoundEnd::Finished(next) => {
-                record.next_bound = next.min(past_next.unwrap_or(u32::MAX));
+                record.next_bound = next;
                 None
             }
-            BoundEnd::Solved(node, solution) => {
-                (record.node, record.solution) = (Some(node), Some(solution.clone()));
-                Some(BoundEnd::Solved(node, solution))
+            BoundEnd::Solved(at, solution) => {
+                (record.node, record.sub) = (Some(at.node), at.sub);
+                record.solution = Some(solution.clone());
+                Some(BoundEnd::Solved(at, solution))
             }
             BoundEnd::Cut(s) => {
                 record.cut = Some(s);
@@ -600,12 +750,107 @@ impl BoundQueue<'_> {
         Ok(end)
     }
 
+    /// Searches unit `c`'s frontier nodes.
+    fn search_nodes(
+        &mut self,
+        c: usize,
+        subtrees: &Subtrees,
+        session: &Session,
+        watch: &mut Watch,
+    ) -> Result<BoundRun, SplitError> {
+        let nodes = self.units.nodes(self.plan, c);
+        self.nodes += nodes.len();
+        // Nodes past the bound are not searched (see `run_bound`): only their f counts, and
+        // their moves are not even read.
+        let moves = nodes
+            .clone()
+            .map(|i| match self.plan.frontier[i].path_max <= self.bound {
+                true => moves_from_str(&self.plan.frontier[i].moves),
+                false => Ok(Vec::new()),
+            })
+            .collect::<Result<Vec<Vec<Move>>, _>>()
+            .map_err(|e| SplitError::Request(format!("a frontier node's moves: {e}")))?;
+        let roots = nodes.zip(&moves).map(|(i, moves)| SubtreeRoot {
+            at: Position::node(i),
+            path_max: self.plan.frontier[i].path_max,
+            moves,
+        });
+        run_bound(subtrees, roots, self.bound, session, watch)
+    }
+
+    /// Searches unit `c`, the part `below` of its frontier node's subtree: the cut's nodes
+    /// `from..to`, and in the first part the nodes above the cut (counted as the plan's tree
+    /// above the frontier is: each with its path's largest f within the bound is expanded and
+    /// generates its children).
+    fn search_below(
+        &mut self,
+        c: usize,
+        below: &Below,
+        subtrees: &Subtrees,
+        session: &Session,
+        watch: &mut Watch,
+    ) -> Result<BoundRun, SplitError> {
+        let node = self.units.starts[c] as usize;
+        let path_max = self.plan.frontier[node].path_max;
+        if path_max > self.bound {
+            return run_bound(subtrees, [], self.bound, session, watch).map(|mut run| {
+                run.end = BoundEnd::Finished(path_max);
+                run
+            });
+        }
+        let fresh = self
+            .cut
+            .as_ref()
+            .is_none_or(|(n, d, _)| (*n, *d) != (node, below.depth));
+        if fresh {
+            let moves = moves_from_str(&self.plan.frontier[node].moves)
+                .map_err(|e| SplitError::Request(format!("a frontier node's moves: {e}")))?;
+            let e = subtrees.expand_below(&moves, below.depth as usize);
+            self.cut = Some((node, below.depth, e));
+        }
+        let (_, _, e) = self.cut.as_ref().expect("just cut");
+        let (from, to) = (
+            below.from as usize,
+            (below.to as usize).min(e.frontier.len()),
+        );
+        let (mut expanded, mut generated, mut next) = (0, 0, u32::MAX);
+        if from == 0 {
+            self.nodes += 1;
+            for t in &e.top {
+                if t.path_max <= self.bound {
+                    (expanded, generated) = (expanded + 1, generated + u64::from(t.children));
+                } else {
+                    next = next.min(t.path_max);
+                }
+            }
+        }
+        let roots = (from..to).map(|j| SubtreeRoot {
+            at: Position {
+                node,
+                sub: j as u32,
+            },
+            path_max: e.frontier[j].path_max,
+            moves: &e.frontier[j].moves,
+        });
+        let mut run = run_bound(subtrees, roots, self.bound, session, watch)?;
+        run.generated += generated;
+        run.expanded += expanded;
+        if let BoundEnd::Finished(n) = run.end {
+            run.end = BoundEnd::Finished(n.min(next));
+        }
+        Ok(run)
+    }
+
     /// The whole search's next bound after this complete one, kept in `BOUND_DIR/next`:
     /// the smallest over the records and the tree above the frontier. One piece, the one
     /// whose claim on `next.claim` stands, reads the records; the others wait for its answer
     /// (thousands of records read by every piece at once cost more than the bound's search)
     /// and compute it themselves only if that piece is not running.
-    fn next_bound(&mut self, liveness: &mut InStep) -> Result<u32, SplitError> {
+    fn next_bound(
+        &mut self,
+        subtrees: &Subtrees,
+        liveness: &mut InStep,
+    ) -> Result<u32, SplitError> {
         let path = self.bound_dir.join("next");
         let claim = self.bound_dir.join("next.claim");
         let mut pause = POLL_FIRST;
@@ -638,7 +883,7 @@ impl BoundQueue<'_> {
         let next = below.min(self.plan.top_next_bound(self.bound));
         // The next bound's units from the same records, before any piece can go on to it.
         if next != u32::MAX {
-            let units = Units::after(self.plan, &self.units, &records);
+            let units = Units::after(self.plan, &self.units, &records, subtrees, next);
             write_units(self.dir, next, &units, self.k)?;
         }
         write_shared(&path, &next, self.k)?;
@@ -710,12 +955,13 @@ pub(super) fn run_queue(
             dir,
             bound_dir: bound_dir(dir, bound),
             bound,
-            units: fix_units(plan, dir, bound, previous, k)?,
+            units: fix_units(plan, dir, (bound, previous), subtrees, k)?,
             k,
             mine: bound_dir(dir, bound).join(format!(".piece-{k}-{}", std::process::id())),
             tally: Tally::default(),
             nodes: 0,
             waited: Duration::ZERO,
+            cut: None,
         };
         let end = q.work(subtrees, session, &mut watch, &mut liveness)?;
         file.nodes += q.nodes;
@@ -771,6 +1017,7 @@ mod tests {
             expanded: 0,
             next_bound: 22,
             node: None,
+            sub: 0,
             solution: None,
             cut: None,
             cpu_ms,
@@ -792,7 +1039,8 @@ mod tests {
             record(1, 0, 0.0),
             record(2, 0, 0.0),
         ];
-        let after = Units::after(&plan, &first, &records);
+        let subtrees = plan.subtrees().unwrap();
+        let after = Units::after(&plan, &first, &records, &subtrees, 22);
         let wanted = 320.min(plan.chunks.len());
         assert_eq!(after.count(), wanted);
         let busy = first.nodes(&plan, 0);
@@ -811,7 +1059,65 @@ mod tests {
         assert!(after.starts.windows(2).all(|w| w[0] < w[1]));
         // Little work: one unit.
         let idle = [record(0, 10, 0.1), record(1, 10, 0.1), record(2, 10, 0.1)];
-        assert_eq!(Units::after(&plan, &first, &idle).count(), 1);
+        assert_eq!(Units::after(&plan, &first, &idle, &subtrees, 22).count(), 1);
+    }
+
+    /// A node that did most of the previous bound's work is cut below into parts: units of
+    /// that node alone, consecutive in IDA*'s order, that together hold its whole cut; the
+    /// units stay in IDA*'s order and cover the frontier.
+    #[test]
+    fn a_heavy_node_is_cut_below_into_parts_in_order() {
+        let plan = eight_puzzle_queue_plan();
+        let subtrees = plan.subtrees().unwrap();
+        let n = plan.frontier.len();
+        // A bound that searches every frontier node.
+        let bound = plan.frontier.iter().map(|f| f.path_max).max().unwrap() + 2;
+        let heavy = n / 10;
+        // One unit per node in the previous bound; `heavy` did almost all the work.
+        let previous = Units {
+            starts: (0..n as u32).collect(),
+            basis_cpu_ms: Some(1.0),
+            below: Vec::new(),
+        };
+        let records: Vec<_> = (0..n)
+            .map(|i| {
+                let g = if i == heavy { 1_000_000 } else { 10 };
+                let mut r = record(i, g, 1.0).unwrap();
+                r.bound = bound - 2;
+                Some(r)
+            })
+            .collect();
+        let units = Units::after(&plan, &previous, &records, &subtrees, bound);
+        let parts: Vec<usize> = (0..units.count())
+            .filter(|&u| units.below(u).is_some())
+            .collect();
+        assert!(parts.len() >= 2, "{parts:?}");
+        assert!(parts.windows(2).all(|w| w[1] == w[0] + 1), "consecutive");
+        let depth = units.below(parts[0]).unwrap().depth;
+        let moves = moves_from_str(&plan.frontier[heavy].moves).unwrap();
+        let cut = subtrees.expand_below(&moves, depth as usize).frontier.len() as u32;
+        let mut from = 0;
+        for &u in &parts {
+            let b = units.below(u).unwrap();
+            assert_eq!(units.nodes(&plan, u), heavy..heavy + 1);
+            assert_eq!((b.depth, b.from), (depth, from));
+            assert!(b.to > b.from);
+            from = b.to;
+        }
+        assert_eq!(from, cut, "the parts hold the whole cut");
+        assert!(
+            plan.depth + depth < bound,
+            "the cut lies above the bound's goals"
+        );
+        // In order, and every frontier node in exactly one unit or in the parts of one.
+        assert!((1..units.count()).all(|u| units.position(u - 1) < units.position(u)));
+        let mut covered = Vec::new();
+        for u in 0..units.count() {
+            if units.below(u).is_none_or(|b| b.from == 0) {
+                covered.extend(units.nodes(&plan, u));
+            }
+        }
+        assert_eq!(covered, (0..n).collect::<Vec<_>>());
     }
 
     #[test]
