@@ -147,8 +147,10 @@ fn at_bound_queue(
     files: &[Option<PieceFile>],
     bound: u32,
 ) -> Result<AtBound, SplitError> {
-    // A bound no piece has reached: one missing record, so that it is not complete.
-    let records = read_records(dir, bound)?.unwrap_or_else(|| vec![None]);
+    let Some(records) = read_records(dir, bound)? else {
+        // No piece has reached the bound (so none stopped in it either).
+        return Ok(AtBound::nothing());
+    };
     let mut a = AtBound::nothing();
     for r in records.iter().flatten() {
         a.generated += r.generated;

@@ -330,6 +330,16 @@ impl<'a> Watch<'a> {
         Ok(self.best)
     }
 
+    /// Whether a known solution makes bound `bound` unnecessary (the authoritative
+    /// [`Watch::scan`], before a bound): one at a smaller bound, or with `any_optimal` one at
+    /// this bound.
+    pub(super) fn covers(&mut self, bound: u32) -> Result<bool, SplitError> {
+        let any_optimal = self.plan.any_optimal;
+        Ok(self
+            .scan()?
+            .is_some_and(|s| s.bound < bound || (any_optimal && s.bound == bound)))
+    }
+
     /// Checks the markers (between frontier nodes): a `stat` of their directory, a listing
     /// only when it changed, a piece file read only for a new marker.
     pub(super) fn poll(&mut self) -> Result<Option<KnownSolution>, SplitError> {
@@ -616,10 +626,7 @@ fn run_bounds(
             step.wait(dir, k, plan.pieces, bound, |j| standing(plan, dir, j))?;
             file.waited_ms = waited_before + step.waited.as_secs_f64() * 1e3;
         }
-        if watch
-            .scan()?
-            .is_some_and(|s| s.bound < bound || (plan.any_optimal && s.bound == bound))
-        {
+        if watch.covers(bound)? {
             file.state = PieceState::Covered;
             break;
         }

@@ -13,7 +13,9 @@
 //! past it stop at once (the in-search stop). The bound ends when every unit has a record;
 //! its next bound is the smallest over the records and the tree above the frontier, and every
 //! piece goes on to it. A bound's counts are the sum of its units' records, so they equal the
-//! single process's exactly whoever searched which unit.
+//! single process's exactly whoever searched which unit. A frontier node that holds more
+//! than a couple of units' work is cut again below itself ([`Below`]): its parts are units
+//! like the others, so no unit is much bigger than the rest, wherever the work lies.
 //!
 //! The files, under `DIR/queue/BOUND/`:
 //! - `units`: the bound's [`Units`], created exclusively by the first piece to fix them.
@@ -29,9 +31,10 @@
 //! nothing behind. Should a slow piece's claim be taken over while it still runs, both search
 //! the unit and write the same counts.
 //!
-//! With a solution at bound L under frontier node i, the units that begin after i are not
-//! needed (single-process IDA* never searches them in L); the others are searched to their
-//! end, or to i, as in a fixed slice (see `piece`). With `any_optimal` none is needed.
+//! With a solution at bound L at position p (a frontier node, or a node of a heavy frontier
+//! node's cut: `piece::Position`), the units that begin after p are not needed
+//! (single-process IDA* never searches them in L); the others are searched to their end, or
+//! to p, as in a fixed slice (see `piece`). With `any_optimal` none is needed.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -943,10 +946,7 @@ pub(super) fn run_queue(
             file.state = PieceState::Exhausted;
             break;
         }
-        if watch
-            .scan()?
-            .is_some_and(|s| s.bound < bound || (plan.any_optimal && s.bound == bound))
-        {
+        if watch.covers(bound)? {
             file.state = PieceState::Covered;
             break;
         }
