@@ -202,30 +202,29 @@ impl Subtrees {
         limits: &Limits,
     ) -> SubtreeCount {
         let g = &self.geometry;
-        let Reached {
-            tiles,
-            blank,
-            parent,
-            state,
-            h: hv,
-            memo,
-            path_max,
-            mut blanks,
-        } = self.replay(h, moves);
-        if path_max > bound {
+        let mut at = self.replay(h, moves);
+        if at.path_max > bound {
             return SubtreeCount {
-                next_bound: path_max,
+                next_bound: at.path_max,
                 ..SubtreeCount::default()
             };
         }
         let mut ida =
-            Ida::<_, H, false>::new(g, h, &tiles, Budget::new(limits), 100, self.automaton);
+            Ida::<_, H, false>::new(g, h, &at.tiles, Budget::new(limits), 100, self.automaton);
         ida.bound = bound;
         ida.next_bound = u32::MAX;
-        let found = ida.probe(blank, parent, state, moves.len() as u32, hv, memo);
+        let found = ida.probe(
+            at.blank,
+            at.parent,
+            at.state,
+            moves.len() as u32,
+            at.h,
+            at.memo,
+        );
         let solution = (found && ida.stopped.is_none()).then(|| {
-            blanks.extend(ida.path.iter().rev().map(|&b| usize::from(b)));
-            moves_between_blanks(g, &blanks)
+            at.blanks
+                .extend(ida.path.iter().rev().map(|&b| usize::from(b)));
+            moves_between_blanks(g, &at.blanks)
         });
         SubtreeCount {
             generated: ida.generated,
