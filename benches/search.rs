@@ -53,7 +53,7 @@ impl Options {
 }
 
 fn data(name: &str) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/");
     std::fs::read_to_string(format!("{path}{name}"))
         .unwrap_or_else(|e| panic!("benchmark data {path}{name}: {e}"))
 }

@@ -2,7 +2,7 @@
 //! and total figures. Used by `scripts/korf100-pdb.sh`.
 //!
 //! `cargo run --release --example korf100 -- [HEURISTIC] [TSV] [FIRST] [COUNT]`
-//! (defaults: pdb:7-8, ../shared/data/korf100.tsv or /work/shared/data/korf100.tsv, 1, 100).
+//! (defaults: pdb:7-8, data/korf100.tsv, 1, 100).
 
 use std::time::{Duration, Instant};
 
@@ -19,14 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .get(1)
         .filter(|s| !s.is_empty())
         .cloned()
-        .unwrap_or_else(|| {
-            let local = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/korf100.tsv");
-            if std::path::Path::new(local).exists() {
-                local.to_string()
-            } else {
-                "/work/shared/data/korf100.tsv".to_string()
-            }
-        });
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.tsv").to_string());
     let first: usize = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(1);
     let count: usize = args.get(3).map(|s| s.parse()).transpose()?.unwrap_or(100);
     let text = std::fs::read_to_string(&path)?;

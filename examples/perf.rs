@@ -4,7 +4,8 @@ fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let algo: Algorithm = a[0].parse().unwrap();
     let h: HeuristicKind = a[1].parse().unwrap();
-    let data = std::fs::read_to_string("../shared/data/korf100.tsv").unwrap();
+    let data =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.tsv")).unwrap();
     let ids: Vec<usize> = a[2..].iter().map(|s| s.parse().unwrap()).collect();
     let (mut tg, mut tt) = (0u64, 0f64);
     for line in data.lines().skip(1) {

@@ -5,7 +5,7 @@
 #
 # 1. The issue's workload: `bench gen --n 4 --moves 20 --count 1000` then
 #    `bench run --algos astar,idastar,bfs` (3000 jobs), wall time of the run.
-# 2. Heavier jobs: the 60 Korf instances (../shared/data/korf100.tsv) that IDA* + Manhattan
+# 2. Heavier jobs: the 60 Korf instances (data/korf100.tsv) that IDA* + Manhattan
 #    solves with the fewest nodes (~1.4e9 generated in all), idastar/manhattan with
 #    --threads 1 and --threads 2: wall times, speed-up, and the summed per-job CPU time.
 # Timings depend on what else runs on the machine; run it on a quiet one.
@@ -13,8 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 BENCH="$PWD/target/release/bench"
-DATA="${DATA:-$PWD/../shared/data}"
-[ -d "$DATA" ] || DATA=/work/shared/data
+DATA="${DATA:-$PWD/data}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 

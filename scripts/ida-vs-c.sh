@@ -24,8 +24,7 @@ fi
 work=target/ida-vs-c
 mkdir -p "$work"
 cc ${CFLAGS:--O2} -o "$work/ida_baseline" benches/ida_baseline.c
-published=../shared/data/korf100.tsv
-[ -f "$published" ] || published=/work/shared/data/korf100.tsv
+published=data/korf100.tsv
 subset=$work/korf.tsv
 (head -1 "$published"; awk -F'\t' -v max="$max" 'NR > 1 && $3 < max' "$published") > "$subset"
 echo "instances: $(($(wc -l < "$subset") - 1)) of Korf's 100 (fewer than $max nodes); bench: $BENCH; cc ${CFLAGS:--O2}"

@@ -11,8 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 heuristics=("$@")
 [ ${#heuristics[@]} -gt 0 ] || heuristics=(pdb:7-8 pdb:6-6-3)
-data=../shared/data/korf100.tsv
-[ -f "$data" ] || data=/work/shared/data/korf100.tsv
+data=data/korf100.tsv
 cargo build --release --quiet --bin bench --example korf100
 for h in "${heuristics[@]}"; do
   echo "== $h: database build/load"

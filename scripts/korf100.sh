@@ -22,8 +22,7 @@ start=$(date +%s.%N)
 "$bench" run --instances instances/korf100.txt --algos "$algo" --heuristics "$heuristic" \
     --threads "$threads" --timeout none --max-memory none --quiet --out "$out"
 end=$(date +%s.%N)
-published=../shared/data/korf100.tsv
-[ -f "$published" ] || published=/work/shared/data/korf100.tsv
+published=data/korf100.tsv
 echo "results: $out"
 awk -F'\t' -v OFS='\t' -v algo="$algo" -v heur="$heuristic" '
   FNR == NR { if (FNR > 1) { opt[$1] = $2; korf[$1] = $3 } next }

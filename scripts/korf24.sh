@@ -34,8 +34,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-data=../shared/data/korf24.tsv
-[ -f "$data" ] || data=/work/shared/data/korf24.tsv
+data=data/korf24.tsv
 source scripts/lib.sh
 
 # The instance subset, as a file of its own (Korf's tsv layout: header, then id and tiles).

@@ -10,9 +10,7 @@ from collections import defaultdict
 
 bench = sys.argv[1]
 frac = sys.argv[2] if len(sys.argv) > 2 else '0.5'
-data = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data', 'korf100.tsv')
-if not os.path.exists(data):
-    data = '/work/shared/data/korf100.tsv'
+data = os.path.join(os.path.dirname(__file__), '..', 'data', 'korf100.tsv')
 korf = {r['id']: r for r in csv.DictReader(open(data), delimiter='\t')}
 published = sum(int(r['ida_md_generated']) for r in korf.values())
 with tempfile.TemporaryDirectory() as d:

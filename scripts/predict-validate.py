@@ -11,9 +11,7 @@ import csv, json, statistics, subprocess, sys, tempfile, os
 bench, k = sys.argv[1], int(sys.argv[2])
 heuristic = sys.argv[3] if len(sys.argv) > 3 else 'manhattan'
 methods = sys.argv[4] if len(sys.argv) > 4 else 'kre,cdp,ss'
-data = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data', 'korf100.tsv')
-if not os.path.exists(data):
-    data = '/work/shared/data/korf100.tsv'
+data = os.path.join(os.path.dirname(__file__), '..', 'data', 'korf100.tsv')
 rows = list(csv.DictReader(open(data), delimiter='\t'))
 easy = sorted(rows, key=lambda r: int(r['ida_md_generated']))[:k]
 with tempfile.TemporaryDirectory() as d:

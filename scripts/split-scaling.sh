@@ -12,7 +12,7 @@
 # every plan, piece file and result.
 #
 # Usage: scripts/split-scaling.sh INSTANCES_FILE "ID..." [ALGO] [HEURISTIC] [GOAL] ["P..."]
-#   e.g. scripts/split-scaling.sh ../shared/data/korf100.tsv "82 88" idastar-fsm manhattan \
+#   e.g. scripts/split-scaling.sh data/korf100.tsv "82 88" idastar-fsm manhattan \
 #            blank-first "8 64"
 # Environment: BENCH (default target/release/bench), PAIRS (default 1), JOBS (pieces at once,
 # one process each; default: cores), ONE_PROCESS=1 (instead: all pieces at once as threads of

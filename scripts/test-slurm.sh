@@ -226,7 +226,7 @@ grep -q "shard 1: session 'interrupted', $n of 40 jobs written" timelimit/logs/m
 say "ok: --time limit: TIMEOUT, $n of 40 rows kept, session interrupted, the merge names shard 1"
 # --- one instance split into pieces: scripts/slurm-solve.sh ---
 SOLVE=$ROOT/scripts/slurm-solve.sh
-cp "$ROOT/../shared/data/korf100.tsv" korf.tsv
+cp "$ROOT/data/korf100.tsv" korf.tsv
 # single ID: `bench solve --format json` of Korf's instance ID (the reference).
 single() {
     awk -F'\t' -v id="$1" '$1 == id { print $5 }' korf.tsv | xargs -n4 \

@@ -1,5 +1,5 @@
 //! `bench census` against an independent breadth-first search written here (a hash map over
-//! `Board::moved`) and the published counts in ../shared/data (census.tsv, 8puzzle_depths.tsv).
+//! `Board::moved`) and the published counts in data/ (census.tsv, 8puzzle_depths.tsv).
 
 use crate::common;
 

@@ -1,5 +1,5 @@
 //! Korf's 100 random 15-puzzle instances (Korf 1985), blank-first goal: optimal lengths and
-//! the published IDA* + Manhattan node counts, from `../shared/data/korf100.tsv`.
+//! the published IDA* + Manhattan node counts, from `data/korf100.tsv`.
 
 use crate::common;
 

@@ -30,5 +30,6 @@ mod run_external;
 mod search_agreement;
 mod solve_cli;
 mod split;
+mod standalone;
 mod state_space;
 mod write_errors;

@@ -77,7 +77,7 @@ fn as_npuzzle(boards: &[Board], goal: Goal) -> String {
     String::from_utf8(w.finish().unwrap()).unwrap()
 }
 
-/// Boards in Korf's tab-separated layout (as in `../shared/data/korf100.tsv`).
+/// Boards in Korf's tab-separated layout (as in `data/korf100.tsv`).
 fn as_korf(boards: &[Board]) -> String {
     let mut s = String::from("id\ttiles\n");
     for (i, b) in boards.iter().enumerate() {

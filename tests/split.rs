@@ -1,7 +1,7 @@
 //! `bench split`: one IDA* search in pieces, against the single-process search and Korf's
 //! published counts. For every bound all pieces finished, the combined counts must equal the
 //! single-process IDA* iteration node for node; the single-process counts themselves are tied
-//! to Korf's published totals (`../shared/data/korf100.tsv`), the independent source. Pieces
+//! to Korf's published totals (`data/korf100.tsv`), the independent source. Pieces
 //! run concurrently (threads in the library tests, processes in the command-line test) and
 //! talk only through their files; no verdict depends on which finishes first: the stop rule
 //! changes how much work a piece wastes, never a count of a finished bound or the answer.

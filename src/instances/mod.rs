@@ -6,7 +6,7 @@
 //!   docs/instance-format.md): `#` header lines starting with `# npuzzle-instances 1` that record
 //!   the board size, goal, generator and seed, then a tab-separated table whose column header
 //!   starts with `id` and ends with `tiles` (row-major, space-separated, 0 = blank).
-//! - **Korf's tsv layout** (`../shared/data/korf100.tsv`, `korf24.tsv`): no header block, just
+//! - **Korf's tsv layout** (`data/korf100.tsv`, `korf24.tsv`): no header block, just
 //!   a column header `id<TAB>...<TAB>tiles`. Boards are square, their side taken from the tile
 //!   count, and the goal is **blank-first** (Korf's convention) unless the caller overrides it.
 //! - **JSON matrices**: one matrix per line (`[[1,2,3],[4,5,6],[7,8,0]]`), or one JSON array of

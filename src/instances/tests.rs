@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 
-/// `../shared/data` beside the checkout, and no absolute fallback.
+/// The published data committed with the repository (`data/`, sources in `data/README.md`).
 fn data_dir() -> PathBuf {
-    let near = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
+    let near = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data"));
     assert!(
         near.is_dir(),
         "benchmark data expected in {}",

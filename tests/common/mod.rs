@@ -6,16 +6,16 @@ use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
-/// The folder of public benchmark data: `../shared/data` beside the checkout, and nowhere
-/// else (no absolute fallback: a test must not read data the repository does not point to).
+/// The folder of published benchmark data committed with the repository (`data/`, sources in
+/// `data/README.md`): a plain clone needs nothing beside it.
 pub fn data_dir() -> PathBuf {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/data"));
     assert!(
-        beside.is_dir(),
-        "the benchmark data is expected in {} (../shared/data beside the checkout)",
-        beside.display()
+        dir.is_dir(),
+        "the benchmark data is expected in {} (committed with the repository)",
+        dir.display()
     );
-    beside
+    dir
 }
 
 /// Reads a tab-separated data file into rows of fields (header skipped).
