@@ -831,3 +831,84 @@ fn a_killed_run_leaves_no_solver_or_isolated_child_behind() {
         }
     }
 }
+
+/// The running processes of program `marker` (a path of this test's own) as their argv[0]
+/// (shells whose command line merely names it do not count).
+fn running_with(marker: &str) -> Vec<i32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        let argv0 = cmdline.split(|&b| b == 0).next().unwrap_or_default();
+        if argv0 == marker.as_bytes() && running(pid) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_killed_run_leaves_nothing_of_any_solver_tree_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_walks(d, "one.tsv", 3, 10, 1, 5);
+    // Our own name for sleep, so that every process of the solvers' trees can be found in
+    // /proc by its command line after the run that started them is gone.
+    let nap = d.join("npuzzle-test-nap");
+    std::os::unix::fs::symlink("/bin/sleep", &nap).unwrap();
+    let nap = nap.to_str().unwrap().to_string();
+    // Each escapes the process group or the parent-death signal in its own way: exec, a
+    // pipeline, setsid (a new session and group), a double fork (an orphan of init).
+    let solvers = [
+        format!("exec=cat > /dev/null; exec {nap} 300"),
+        format!("pipeline=cat > /dev/null; {nap} 301 | {nap} 302"),
+        format!(
+            "setsid=cat > /dev/null; setsid {nap} 303 < /dev/null > /dev/null 2>&1 & {nap} 304"
+        ),
+        format!("doublefork=cat > /dev/null; ( {nap} 305 & ) ; {nap} 306"),
+    ];
+    let mut cmd = std::process::Command::new(BENCH);
+    cmd.current_dir(d)
+        .args(["run", "--quiet", "--instances", "one.tsv", "--out", "k.csv"])
+        .args(["--threads", "4", "--timeout", "600s"]);
+    for s in &solvers {
+        cmd.args(["--solver", s]);
+    }
+    let child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut child = KillOnDrop(child);
+    let start = std::time::Instant::now();
+    while running_with(&nap).len() < 7 {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the solvers never all started: {:?}",
+            running_with(&nap)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // All seven naps run (one, two, two and two): now the run dies.
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.0.id() as i32, libc::SIGKILL);
+    }
+    child.0.wait().unwrap();
+    let waited = std::time::Instant::now();
+    loop {
+        let left = running_with(&nap);
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            waited.elapsed().as_secs() < 60,
+            "processes of the killed run's solvers still run: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -109,7 +109,7 @@ fn the_published_24_puzzle_lengths_belong_to_korfs_50_boards() {
         let optimal: u32 = w[1].parse().unwrap();
         let h = manhattan_blank_first(&tiles, 5);
         // An optimal length is at least Manhattan and has its parity (each move changes it by 1).
-        assert!(optimal >= h && (optimal - h) % 2 == 0, "instance {}", p[0]);
+        assert!(optimal >= h && (optimal - h).is_multiple_of(2), "instance {}", p[0]);
         assert!((81..=114).contains(&optimal), "instance {}", p[0]);
         total += optimal;
     }

@@ -56,6 +56,17 @@ pub enum Command {
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> i32 {
+    let mut args = std::env::args_os();
+    if args
+        .nth(1)
+        .is_some_and(|a| a == crate::external::supervisor::SUPERVISE_ARG)
+    {
+        return crate::external::supervisor::main(&args.collect::<Vec<_>>());
+    }
+    // Every external command and isolated job runs under this program as its supervisor.
+    if let Ok(me) = std::env::current_exe() {
+        crate::external::supervisor::install(me);
+    }
     crate::infra::output::install_write_failure_handling();
     let cli = Cli::parse();
     if let Some(dir) = &cli.pdb_dir {

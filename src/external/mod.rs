@@ -4,9 +4,12 @@
 //!
 //! - [`answer`]: reading the forms a solver may answer in, and the replay check.
 //! - [`process`]: one process group, kernel-measured time and memory, enforced limits.
+//! - [`supervisor`]: a supervisor per command that kills its whole tree when it ends or the
+//!   run dies.
 
 pub mod answer;
 pub mod process;
+pub mod supervisor;
 
 use std::fmt;
 use std::path::Path;

@@ -17,7 +17,7 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use super::supervisor;
 use crate::search::Outcome;
 
 /// Limits for one process group.
@@ -46,6 +47,10 @@ pub struct ProcessLimits {
     /// Raised from outside (an interrupted run): the group is killed at once and the run
     /// ends with [`Outcome::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The program that runs the command under a supervisor which kills its whole tree when
+    /// the command ends or the run dies ([`super::supervisor`]); default: the one the binary
+    /// installed at start-up, if any. `None`: the command is this process's own child.
+    pub supervisor: Option<PathBuf>,
 }
 
 impl Default for ProcessLimits {
@@ -58,6 +63,7 @@ impl Default for ProcessLimits {
             max_stdout: 64 << 20,
             cgroup: true,
             cancel: None,
+            supervisor: super::supervisor::installed(),
         }
     }
 }
@@ -137,8 +143,9 @@ const LONGEST_NAP: Duration = Duration::from_millis(2);
 ///
 /// The answer is what the command wrote before its own process ended: the pipes are read
 /// while it runs and drained when it ends, never waited on for an end-of-file a grandchild
-/// that left the group could withhold. The child dies with the thread that started it
-/// (`PR_SET_PDEATHSIG`), so a `bench run` killed with SIGKILL leaves no solver behind.
+/// that left the group could withhold. The command dies with the thread that started it
+/// (`PR_SET_PDEATHSIG`), and under a supervisor (`limits.supervisor`) so does every process
+/// it started, wherever it went: a `bench run` killed with SIGKILL leaves nothing behind.
 pub fn run(
     command: &str,
     stdin: Vec<u8>,
@@ -153,13 +160,14 @@ pub fn run(
         .cpu
         .map(|c| (c.as_secs() + u64::from(c.subsec_nanos() > 0)).max(1));
     let start = Instant::now();
-    let mut child = spawn(command, cgroup.as_ref(), cpu_secs)?;
+    let (mut child, group, supervised) = spawn(command, cgroup.as_ref(), cpu_secs, limits)?;
     let pid = child.id() as libc::pid_t;
     let mut pipes = Pipes::new(&mut child, stdin, limits.max_stdout);
-    let watched = match watch(pid, limits, cgroup.is_some(), start, &mut pipes) {
+    let watched = match watch(pid, group, limits, cgroup.is_some(), start, &mut pipes) {
         Ok(w) => w,
         Err(source) => {
-            kill_group(pid, libc::SIGKILL);
+            kill_group(group, libc::SIGKILL);
+            let _ = child.kill();
             return Err(ProcessError::Wait {
                 command: command.to_string(),
                 source,
@@ -167,17 +175,23 @@ pub fn run(
         }
     };
     let wall = start.elapsed();
-    // Whatever the command left behind in its group goes now; what it wrote is in the pipes.
-    let leftover_killed = group_alive(pid);
-    kill_group(pid, libc::SIGKILL);
-    pipes.drain(DRAIN_DEADLINE);
     let Watched {
-        status,
-        usage,
+        mut status,
+        mut usage,
         mut stop,
         killed,
         sampled_peak,
     } = watched;
+    // A supervisor reports the command's own end (its rusage without the supervisor's) and
+    // has already killed what the command left running, wherever it went.
+    let mut leftover_killed = false;
+    if let Some(ended) = supervised.and_then(supervisor::Supervised::ended) {
+        (status, usage, leftover_killed) = (ended.status, ended.usage, ended.leftover);
+    }
+    // Whatever the command left behind in its group goes now; what it wrote is in the pipes.
+    leftover_killed |= group_alive(group);
+    kill_group(group, libc::SIGKILL);
+    pipes.drain(DRAIN_DEADLINE);
     let exit = if libc::WIFEXITED(status) {
         Exit::Code(libc::WEXITSTATUS(status))
     } else {
@@ -210,22 +224,46 @@ pub fn run(
     })
 }
 
-/// Starts `/bin/sh -c command` as the leader of a new process group, with piped standard
-/// streams, in `cgroup` if one was made, under `RLIMIT_CPU` `cpu_secs` (hard limit one second
-/// later), and killed by the kernel if the thread that started it dies.
+/// Starts the command: under the supervisor named in `limits` (then the process to wait for
+/// is the supervisor, the group to signal the command's), or as our own child (both the same
+/// process). Returns the process, the command's group and the supervisor's side, if any.
 fn spawn(
     command: &str,
     cgroup: Option<&MemoryCgroup>,
     cpu_secs: Option<u64>,
-) -> Result<std::process::Child, ProcessError> {
-    let mut cmd = Command::new("/bin/sh");
-    cmd.arg("-c")
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+    limits: &ProcessLimits,
+) -> Result<(Child, libc::pid_t, Option<supervisor::Supervised>), ProcessError> {
     let procs_fd = cgroup.map(|c| c.procs.as_raw_fd());
+    let spawned = match &limits.supervisor {
+        Some(program) => supervisor::launch(program, command, procs_fd, cpu_secs)
+            .map(|(child, s)| (child, s.group, Some(s))),
+        None => command_in_group(command, procs_fd, cpu_secs)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map(|c| {
+                let pid = c.id() as libc::pid_t;
+                (c, pid, None)
+            }),
+    };
+    spawned.map_err(|source| ProcessError::Spawn {
+        command: command.to_string(),
+        source,
+    })
+}
+
+/// `/bin/sh -c command` as the leader of a new process group, joining the memory cgroup
+/// whose `cgroup.procs` is `procs_fd` if one was made, under `RLIMIT_CPU` `cpu_secs` (hard
+/// limit one second later), and killed by the kernel if the thread that started it dies.
+/// Standard streams are inherited unless the caller sets them.
+pub(super) fn command_in_group(
+    command: &str,
+    procs_fd: Option<i32>,
+    cpu_secs: Option<u64>,
+) -> Command {
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c").arg(command).process_group(0);
     // SAFETY: getpid has no preconditions.
     let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs in the child between fork and exec and calls only
@@ -259,10 +297,7 @@ fn spawn(
             Ok(())
         });
     }
-    cmd.spawn().map_err(|source| ProcessError::Spawn {
-        command: command.to_string(),
-        source,
-    })
+    cmd
 }
 
 /// How the watched process ended and what the watchdog did on the way.
@@ -275,12 +310,14 @@ struct Watched {
     sampled_peak: u64,
 }
 
-/// Serves the pipes and enforces the limits until the process `pid` ends: the timeout and
+/// Serves the pipes and enforces the limits on the command's process `group` until the
+/// process `pid` (the command's, or its supervisor's) ends: the timeout and
 /// the cancel flag from our clock, memory (without a cgroup) and the group's CPU time from
 /// samples of `/proc`; SIGTERM first, SIGKILL after the grace time (at once for memory and
 /// cancel).
 fn watch(
     pid: libc::pid_t,
+    group: libc::pid_t,
     limits: &ProcessLimits,
     has_cgroup: bool,
     start: Instant,
@@ -314,11 +351,11 @@ fn watch(
         }
         if (watch_memory || limits.cpu.is_some()) && now >= next_sample {
             next_sample = now + SAMPLE_PERIOD;
-            let g = sample_group(pid);
+            let g = sample_group(group);
             w.sampled_peak = w.sampled_peak.max(g.rss);
             if w.stop.is_none() && watch_memory && limits.memory.is_some_and(|m| g.rss > m) {
                 w.stop = Some(Outcome::MemoryLimit);
-                kill_group(pid, libc::SIGKILL);
+                kill_group(group, libc::SIGKILL);
                 w.killed = true;
             }
             if w.stop.is_none() && limits.cpu.is_some_and(|c| g.cpu > c) {
@@ -331,15 +368,15 @@ fn watch(
             .is_some_and(|c| c.load(Ordering::SeqCst));
         if w.stop.is_none() && cancelled {
             w.stop = Some(Outcome::Cancelled);
-            kill_group(pid, libc::SIGKILL);
+            kill_group(group, libc::SIGKILL);
             w.killed = true;
         }
         if w.stop.is_some() && term_sent.is_none() && !w.killed {
-            kill_group(pid, libc::SIGTERM);
+            kill_group(group, libc::SIGTERM);
             term_sent = Some(now);
         }
         if term_sent.is_some_and(|t| !w.killed && now - t >= limits.grace) {
-            kill_group(pid, libc::SIGKILL);
+            kill_group(group, libc::SIGKILL);
             w.killed = true;
         }
         if pidfd.is_some() {
