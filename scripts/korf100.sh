@@ -19,7 +19,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=results/korf100-${algo}-${heuristic//[:\/,]/_}-${stamp}.csv
 mkdir -p results
 start=$(date +%s.%N)
-"$bench" run --instances instances/korf100.txt --algos "$algo" --heuristics "$heuristic" \
+"$bench" run --instances data/korf100.txt --algos "$algo" --heuristics "$heuristic" \
     --threads "$threads" --timeout none --max-memory none --quiet --out "$out"
 end=$(date +%s.%N)
 published=data/korf100.tsv

@@ -242,8 +242,7 @@ fn bad_sizes_and_counts_are_clear_errors() {
 fn convert_reproduces_the_shipped_korf_files() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for name in ["korf100", "korf24"] {
-        let shipped =
-            fs::read_to_string(root.join("instances").join(format!("{name}.txt"))).unwrap();
+        let shipped = fs::read_to_string(root.join("data").join(format!("{name}.txt"))).unwrap();
         let source = shipped
             .lines()
             .find_map(|l| l.strip_prefix("# source: "))

@@ -589,7 +589,7 @@ fn unsolved_instances_take_the_optimal_column_of_their_file() {
     // Korf's instance 1 (published optimal length 57) stopped by a node limit: the pivot puts
     // it at depth 57 from the file's `optimal` column. Instance 2 run for the other goal is
     // not the file's problem: it stays `unsolved`.
-    let korf = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/korf100.txt");
+    let korf = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/korf100.txt");
     let head = std::fs::read_to_string(fixture("shard_a.csv"))
         .unwrap()
         .lines()

@@ -109,10 +109,39 @@ fn the_published_24_puzzle_lengths_belong_to_korfs_50_boards() {
         let optimal: u32 = w[1].parse().unwrap();
         let h = manhattan_blank_first(&tiles, 5);
         // An optimal length is at least Manhattan and has its parity (each move changes it by 1).
-        assert!(optimal >= h && (optimal - h).is_multiple_of(2), "instance {}", p[0]);
+        assert!(
+            optimal >= h && (optimal - h).is_multiple_of(2),
+            "instance {}",
+            p[0]
+        );
         assert!((81..=114).contains(&optimal), "instance {}", p[0]);
         total += optimal;
     }
     // Korf & Felner's mean optimal length over the 50: 100.78.
     assert_eq!(total, 5039);
+}
+
+#[test]
+fn a_fresh_clone_has_no_instance_file_so_the_first_run_uses_the_default_set() {
+    // What a clone holds is what git tracks (the working folder may hold a user's files).
+    let Ok(out) = std::process::Command::new("git")
+        .current_dir(root())
+        .args(["ls-files", "instances"])
+        .output()
+    else {
+        return; // no git: a tarball, which holds what the repository holds
+    };
+    if !out.status.success() {
+        return; // not a git checkout
+    }
+    let tracked: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.ends_with("README.md"))
+        .map(str::to_string)
+        .collect();
+    assert!(
+        tracked.is_empty(),
+        "instance files committed in instances/ would be the first run's set instead of the \
+         default one: {tracked:?} (put published sets in data/)"
+    );
 }

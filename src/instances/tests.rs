@@ -235,7 +235,7 @@ fn shipped_korf_files_hold_the_same_boards() {
         ("korf100.txt", "korf100.tsv", 100),
         ("korf24.txt", "korf24.tsv", 50),
     ] {
-        let (a, layout, ea) = read_detailed(&root.join("instances").join(ours), None).unwrap();
+        let (a, layout, ea) = read_detailed(&root.join("data").join(ours), None).unwrap();
         let (b, _, eb) = read_detailed(&data_dir().join(theirs), None).unwrap();
         assert_eq!(layout, Layout::Npuzzle);
         assert_eq!(a.shape.goal, Goal::BlankFirst);
