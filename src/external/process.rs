@@ -87,7 +87,8 @@ pub struct Measured {
     /// The limit that stopped it, if one did: [`Outcome::Timeout`], [`Outcome::CpuLimit`],
     /// [`Outcome::MemoryLimit`] or [`Outcome::Cancelled`].
     pub stop: Option<Outcome>,
-    /// Wall time from spawn to reaping.
+    /// Wall time of the command's process from spawn to reaping (under a supervisor, as the
+    /// supervisor measured it: its own start-up is not the command's).
     pub wall: Duration,
     /// User CPU time of the process and the children it waited for.
     pub user: Duration,
@@ -174,7 +175,7 @@ pub fn run(
             });
         }
     };
-    let wall = start.elapsed();
+    let mut wall = start.elapsed();
     let Watched {
         mut status,
         mut usage,
@@ -187,6 +188,7 @@ pub fn run(
     let mut leftover_killed = false;
     if let Some(ended) = supervised.and_then(supervisor::Supervised::ended) {
         (status, usage, leftover_killed) = (ended.status, ended.usage, ended.leftover);
+        wall = ended.wall;
     }
     // Whatever the command left behind in its group goes now; what it wrote is in the pipes.
     leftover_killed |= group_alive(group);

@@ -21,8 +21,8 @@
 //! command's group, outside its memory cgroup and not under its CPU limit.
 //!
 //! The report is two lines on a pipe the supervisor inherits (`started PID`, then
-//! `end STATUS USER_US SYSTEM_US MAXRSS_KB LEFTOVER`); it is an internal protocol between two
-//! copies of one binary.
+//! `end STATUS USER_US SYSTEM_US MAXRSS_KB LEFTOVER WALL_US`); it is an internal protocol
+//! between two copies of one binary.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -61,6 +61,9 @@ pub(super) struct Ended {
     pub usage: libc::rusage,
     /// Whether processes of its tree were still running when it ended (then killed).
     pub leftover: bool,
+    /// The command's own wall time, from just before its fork to its reaping (the
+    /// supervisor's own start-up, a few milliseconds, is not the command's).
+    pub wall: std::time::Duration,
 }
 
 /// The run's side of one supervised command (beside the supervisor's process, which the run
@@ -162,7 +165,8 @@ pub(super) fn launch(
 fn parse_end(line: &str) -> Option<Ended> {
     let mut f = line.strip_prefix("end ")?.split_whitespace();
     let mut next = || f.next()?.parse::<i64>().ok();
-    let (status, user, system, maxrss, leftover) = (next()?, next()?, next()?, next()?, next()?);
+    let (status, user, system, maxrss) = (next()?, next()?, next()?, next()?);
+    let (leftover, wall) = (next()?, next()?);
     // SAFETY: an all-zero rusage is a valid value of this plain C struct.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let tv = |us: i64| libc::timeval {
@@ -176,6 +180,7 @@ fn parse_end(line: &str) -> Option<Ended> {
         status: status as i32,
         usage,
         leftover: leftover != 0,
+        wall: std::time::Duration::from_micros(wall.max(0) as u64),
     })
 }
 
@@ -233,6 +238,7 @@ fn supervise(
     }
     let children = ChildSignals::new()?;
     let mut cmd = super::process::command_in_group(command, procs, cpu);
+    let start = std::time::Instant::now();
     let child = cmd.spawn()?;
     let pid = child.id() as libc::pid_t;
     writeln!(report, "started {pid}")?;
@@ -247,15 +253,17 @@ fn supervise(
         kill_tree(pid, &children);
         return Ok(137);
     };
+    let wall = start.elapsed();
     let leftover = kill_tree(pid, &children);
     let us = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
     writeln!(
         report,
-        "end {status} {} {} {} {}",
+        "end {status} {} {} {} {} {}",
         us(usage.ru_utime),
         us(usage.ru_stime),
         usage.ru_maxrss,
-        u8::from(leftover)
+        u8::from(leftover),
+        wall.as_micros()
     )?;
     Ok(if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)
@@ -423,7 +431,8 @@ mod tests {
 
     #[test]
     fn the_end_line_carries_status_rusage_and_leftovers() {
-        let e = parse_end("end 256 1500000 250 2048 1\n").unwrap();
+        let e = parse_end("end 256 1500000 250 2048 1 7300\n").unwrap();
+        assert_eq!(e.wall, std::time::Duration::from_micros(7300));
         assert_eq!(e.status, 256);
         assert_eq!(
             (e.usage.ru_utime.tv_sec, e.usage.ru_utime.tv_usec),
@@ -436,6 +445,7 @@ mod tests {
         assert_eq!(e.usage.ru_maxrss, 2048);
         assert!(e.leftover);
         assert!(parse_end("end 0 1 2\n").is_none());
+        assert!(parse_end("end 0 1 2 3 0\n").is_none());
         assert!(parse_end("started 12\n").is_none());
     }
 }
