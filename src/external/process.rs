@@ -162,6 +162,13 @@ pub fn run(
         .map(|c| (c.as_secs() + u64::from(c.subsec_nanos() > 0)).max(1));
     let start = Instant::now();
     let (mut child, group, supervised) = spawn(command, cgroup.as_ref(), cpu_secs, limits)?;
+    // A supervisor has started the command when it returns: the limits' clock starts there,
+    // so the command's own wall time (the supervisor's measure) reaches any timeout.
+    let start = if supervised.is_some() {
+        Instant::now()
+    } else {
+        start
+    };
     let pid = child.id() as libc::pid_t;
     let mut pipes = Pipes::new(&mut child, stdin, limits.max_stdout);
     let watched = match watch(pid, group, limits, cgroup.is_some(), start, &mut pipes) {
