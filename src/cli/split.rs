@@ -4,17 +4,19 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use super::flags::{GoalFlag, Heuristics, Instances, MaxMemory, Quiet, Timeout};
-use super::values::{DurationLimit, parse_duration_limit};
+use super::values::{DurationLimit, from_str, parse_duration_limit};
 use crate::heuristic::HeuristicKind;
-use crate::instances::read_instance_file;
 use crate::search::{Algorithm, Limits, Outcome};
 use crate::split::combine::{combine, write_combined};
-use crate::split::piece::{PieceOptions, run_piece_with};
-use crate::split::plan::{Plan, PlanRequest, make_plan};
+use crate::split::piece::PieceOptions;
+use crate::split::plan::Plan;
+use crate::split::session::{
+    PieceList, PlanFromFile, SLURM_TASK_VARIABLE, pieces_to_run, plan_into, run_pieces,
+};
 
 /// Exit status of `combine` when a limit stopped a piece before the search ended (as
 /// `bench solve`'s).
@@ -92,7 +94,7 @@ pub struct PieceArgs {
     /// The piece to run, 1 to the plan's --pieces [default: $SLURM_ARRAY_TASK_ID]. A list
     /// (`1-8`, `1,3,5-7`) runs those pieces at once, one thread each, in this process: they
     /// share one copy of the heuristic's tables (pattern databases) instead of one per process.
-    #[arg(long, value_name = "K", value_parser = parse_pieces)]
+    #[arg(long, value_name = "K", value_parser = from_str::<PieceList>)]
     pub piece: Option<PieceList>,
     /// Time limit of this session of the piece (it keeps its finished bounds; a rerun
     /// continues) [default: none].
@@ -145,29 +147,10 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
     let [heuristic] = heuristics.as_slice() else {
         bail!("bench split plan: give one heuristic with --heuristics (a split runs one search)");
     };
-    let set = read_instance_file(file, a.goal.goal)?;
-    let Some(instance) = set.instances.iter().find(|i| i.id == a.id) else {
-        bail!(
-            "--id {}: no instance with that id in {} (ids: {})",
-            a.id,
-            file.display(),
-            ids(&set.instances)
-        );
-    };
-    std::fs::create_dir_all(&a.dir.out)
-        .with_context(|| format!("--out {}: cannot create the directory", a.dir.out.display()))?;
-    if crate::split::plan_path(&a.dir.out).exists() {
-        bail!(
-            "--out {}: holds a plan already (run its pieces, or choose a new directory)",
-            a.dir.out.display()
-        );
-    }
-    let plan = make_plan(&PlanRequest {
-        instance_file: file.display().to_string(),
-        instance_id: instance.id.clone(),
-        scramble_moves: instance.scramble_moves,
-        board: instance.board.clone(),
-        goal: set.shape.goal,
+    let request = PlanFromFile {
+        file: file.clone(),
+        id: a.id,
+        goal: a.goal.goal,
         algorithm: a.algos,
         heuristic: heuristic.clone(),
         pieces: a.pieces,
@@ -175,8 +158,8 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
         probe_nodes: a.probe_nodes,
         any_optimal: a.any_optimal,
         queue: a.queue,
-    })?;
-    plan.write(&a.dir.out)?;
+    };
+    let plan = plan_into(&request, &a.dir.out)?;
     if !a.quiet.quiet {
         crate::infra::output::note(format_args!(
             "planned {} pieces over {} frontier nodes at depth {} (weights from bound {}) in {}\n",
@@ -193,62 +176,10 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-fn ids(instances: &[crate::instances::Instance]) -> String {
-    let mut s: Vec<&str> = instances.iter().take(5).map(|i| i.id.as_str()).collect();
-    if instances.len() > 5 {
-        s.push("...");
-    }
-    s.join(", ")
-}
-
-/// The pieces `--piece` names, ascending, without repeats.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PieceList(pub Vec<u32>);
-
-/// Parses `K`, `A-B` and comma-separated lists of them (pieces are numbered from 1).
-fn parse_pieces(s: &str) -> Result<PieceList, String> {
-    let number = |t: &str| -> Result<u32, String> {
-        match t.trim().parse::<u32>() {
-            Ok(k) if k >= 1 => Ok(k),
-            _ => Err(format!("\"{t}\": not a piece number (1, 2, ...)")),
-        }
-    };
-    let mut pieces = Vec::new();
-    for part in s.split(',') {
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let (a, b) = (number(a)?, number(b)?);
-                if a > b {
-                    return Err(format!("\"{part}\": an empty range"));
-                }
-                if b - a >= 100_000 {
-                    return Err(format!("\"{part}\": more than 100000 pieces"));
-                }
-                pieces.extend(a..=b);
-            }
-            None => pieces.push(number(part)?),
-        }
-    }
-    pieces.sort_unstable();
-    pieces.dedup();
-    Ok(PieceList(pieces))
-}
-
 fn piece(a: PieceArgs) -> anyhow::Result<i32> {
-    let pieces = match a.piece {
-        Some(list) => list.0,
-        None => match std::env::var("SLURM_ARRAY_TASK_ID") {
-            Ok(v) => vec![
-                v.parse()
-                    .with_context(|| format!("SLURM_ARRAY_TASK_ID={v}: not a piece number"))?,
-            ],
-            Err(_) => bail!("give the piece with --piece K (or run it as a Slurm array task)"),
-        },
-    };
+    let task = std::env::var(SLURM_TASK_VARIABLE).ok();
+    let pieces = pieces_to_run(a.piece.map(|l| l.0), task)?;
     let plan = Plan::read(&a.dir.out)?;
-    if let Some(&k) = pieces.iter().find(|&&k| k > plan.pieces) {
-        bail!("--piece {k}: the plan has pieces 1 to {}", plan.pieces);
-    }
     let limits = Limits {
         timeout: a.timeout.timeout.and_then(|t| t.0),
         max_nodes: a.max_nodes,
@@ -260,10 +191,9 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
         // `none`: a heartbeat never goes stale.
         stale_after: a.stale_after.0.unwrap_or(Duration::MAX),
     };
-    let one = |k: u32| -> anyhow::Result<()> {
-        let file = run_piece_with(&plan, &a.dir.out, k, &limits, &options)
-            .with_context(|| format!("piece {k}"))?;
-        if !a.quiet.quiet {
+    let quiet = a.quiet.quiet;
+    let done = |k: u32, file: &crate::split::piece::PieceFile| {
+        if !quiet {
             crate::infra::output::note(format_args!(
                 "piece {k} of {}: {:?} after {} finished bound(s)\n",
                 plan.pieces,
@@ -271,45 +201,10 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
                 file.iterations.len()
             ));
         }
-        Ok(())
     };
-    if let [k] = pieces[..] {
-        one(k)?;
-        return Ok(0);
-    }
-    // One thread per piece, all at once (as many processes would run); the heuristic's
-    // tables are built or loaded once and shared.
-    let failed = std::thread::scope(|s| {
-        let handles: Vec<_> = pieces
-            .iter()
-            .map(|&k| {
-                std::thread::Builder::new()
-                    .name(format!("piece-{k}"))
-                    .stack_size(PIECE_STACK)
-                    .spawn_scoped(s, move || one(k))
-            })
-            .collect::<Result<_, _>>()?;
-        let mut failed = 0;
-        for h in handles {
-            let r = h
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("a piece's thread panicked")));
-            if let Err(e) = r {
-                crate::infra::output::note(format_args!("error: {e:#}\n"));
-                failed += 1;
-            }
-        }
-        anyhow::Ok(failed)
-    })
-    .context("cannot start the pieces' threads")?;
-    if failed > 0 {
-        bail!("{failed} of {} pieces failed", pieces.len());
-    }
+    run_pieces(&plan, &a.dir.out, &pieces, &limits, &options, &done)?;
     Ok(0)
 }
-
-/// Stack of a piece's thread (IDA* recurses once per move of the path).
-const PIECE_STACK: usize = 8 << 20;
 
 fn combined(a: CombineArgs) -> anyhow::Result<i32> {
     let c = combine(&a.dir.out)?;
@@ -336,19 +231,4 @@ fn report(dir: &Path, c: &crate::split::combine::Combined) {
         r.iterations.unwrap_or(0),
         r.message.as_deref().unwrap_or("")
     ));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn piece_lists_are_numbers_ranges_and_their_union() {
-        assert_eq!(parse_pieces("3"), Ok(PieceList(vec![3])));
-        assert_eq!(parse_pieces("1-4"), Ok(PieceList(vec![1, 2, 3, 4])));
-        assert_eq!(parse_pieces("7,1-3,2"), Ok(PieceList(vec![1, 2, 3, 7])));
-        for bad in ["0", "", "2-1", "a", "1-", "1,,2", "-3"] {
-            assert!(parse_pieces(bad).is_err(), "{bad:?}");
-        }
-    }
 }

@@ -13,6 +13,8 @@
 //! - [`queue`]: the other way to run pieces (a plan made with `--queue`): in every bound the
 //!   pieces take chunks of the frontier in order from a shared queue of claim files, and a
 //!   bound ends when every chunk's record is written.
+//! - [`session`]: a plan from an instance file into a fresh directory, the pieces a Slurm
+//!   array task stands for, several pieces at once as threads of one process.
 //! - [`combine`]: the pieces' counts summed per bound with the tree above the frontier (exactly
 //!   the single-process IDA* counts of every bound all pieces finished), the shortest
 //!   solution replayed on the start board, `result.csv` (one results row) and
@@ -25,6 +27,7 @@ pub mod combine;
 pub mod piece;
 pub mod plan;
 pub mod queue;
+pub mod session;
 pub mod step;
 
 use std::path::{Path, PathBuf};
@@ -56,6 +59,28 @@ pub enum SplitError {
     /// A request out of range.
     #[error("{0}")]
     Request(String),
+    /// The instance file of a plan cannot be read.
+    #[error(transparent)]
+    Instances(#[from] crate::instances::InstanceError),
+    /// One piece of several run at once failed.
+    #[error("piece {piece}: {source}")]
+    Piece {
+        /// The piece.
+        piece: u32,
+        /// Why.
+        source: Box<SplitError>,
+    },
+    /// Some of the pieces run at once failed (each said why as it ended).
+    #[error("{failed} of {of} pieces failed")]
+    PiecesFailed {
+        /// How many failed.
+        failed: usize,
+        /// How many ran.
+        of: usize,
+    },
+    /// The pieces' threads could not be started.
+    #[error("cannot start the pieces' threads: {0}")]
+    Threads(std::io::Error),
 }
 
 /// The plan's file in a split directory.
