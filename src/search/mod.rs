@@ -22,6 +22,12 @@
 //! once per job on the board's capacity, then (`search`) on the algorithm and heuristic into
 //! monomorphic inner loops (`idastar`, `astar`, `bfs`, ...), then replays the solution on the
 //! start board before returning it.
+//!
+//! The algorithms: `astar` (A* and its variants), `bibfs`, `bfs/` (the dispatcher above the
+//! 4 x 4 nibble kernel, the packed and the sparse layer stores, and their shared driver
+//! `layered`), `idastar/` (serial, `parallel`, [`subtree`] and the move automaton of
+//! [`duplicates`]). `storage/` holds how a capacity's states are kept ([`packed`], chunked
+//! arenas, implicit nodes replayed from the root).
 
 mod astar;
 mod bfs;
