@@ -4,6 +4,11 @@
 //! `src/`. Two modules must never import each other, directly or through others, and an import
 //! points to its own layer or one below, never up (the table [`LAYERS`]).
 //!
+//! The same holds between files: every `crate::`, `super::`, `self::` and child-module path of
+//! a file (`mod.rs` standing for its folder) gives an import of the file it resolves to, and no
+//! two files may import each other, directly or through others ([`file_graph`]; every cycle is
+//! reported at once).
+//!
 //! The same graph draws `docs/architecture.svg` (layers as bands, an arrow for each import
 //! that no chain of other imports already implies); the test fails when the picture is out of
 //! date. Redraw it with
@@ -496,6 +501,287 @@ fn the_scanner_sees_paths_and_skips_comments_strings_and_tests() {
             .join(" -> "),
         "a -> b -> c -> a"
     );
+}
+
+/// File-level cycles that another branch is removing, each as its files' module paths, sorted
+/// (`split/piece` is `src/split/piece.rs`). The lead empties this list when that branch is
+/// merged; nothing else belongs in it.
+const KNOWN_FILE_CYCLES_BEING_REMOVED: &[&[&str]] = &[
+    // split/queue.rs imports from split/piece.rs and back; /work/wt-split (issue 45) removes it.
+    &["split/piece", "split/queue"],
+];
+
+/// The full paths a `use` tree or path expression starting at `words[i]` names: `a::b::{c,
+/// d::{e, self}}` is `a::b::c`, `a::b::d::e` and `a::b::d` (a `self` inside a group stands
+/// for the path before it).
+fn expand_paths<'a>(words: &[&'a str], mut i: usize) -> Vec<Vec<&'a str>> {
+    let mut prefix = Vec::new();
+    while let Some(&w) = words.get(i) {
+        if w == "{" {
+            let mut out = Vec::new();
+            let (mut j, mut nest) = (i + 1, 0usize);
+            let mut item_start = true;
+            while let Some(&w) = words.get(j) {
+                match w {
+                    "{" => nest += 1,
+                    "}" if nest == 0 => break,
+                    "}" => nest -= 1,
+                    "," if nest == 0 => item_start = true,
+                    _ if item_start && nest == 0 => {
+                        item_start = false;
+                        for tail in expand_paths(words, j) {
+                            let mut full = prefix.clone();
+                            full.extend(tail.into_iter().filter(|&t| t != "self"));
+                            out.push(full);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            return out;
+        }
+        if w == "::" || w == "}" || w == "," || w == ";" {
+            return vec![prefix];
+        }
+        prefix.push(w);
+        if words.get(i + 1) != Some(&"::") {
+            break;
+        }
+        i += 2;
+    }
+    vec![prefix]
+}
+
+/// The file modules (module paths of files, `mod.rs` standing for its folder) that the code of
+/// the file module `path` names through `crate::`, `super::`, `self::` or a child module's
+/// name, each resolved to the longest file module its path starts with. The file's own module
+/// and its ancestors are left out: a child naming what its enclosing module declares or
+/// re-exports is how Rust nests modules; the cycles that matter run between files sideways.
+fn file_references(
+    code: &str,
+    path: &[String],
+    files: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
+    let words = tokens(code);
+    let mut out = BTreeSet::new();
+    for i in 0..words.len() {
+        if i > 0 && words[i - 1] == "::" || words.get(i + 1) != Some(&"::") {
+            continue;
+        }
+        let first = words[i];
+        let mut child = path.to_vec();
+        child.push(first.to_string());
+        let base = match first {
+            "crate" => Vec::new(),
+            "self" => path.to_vec(),
+            "super" => path[..path.len().saturating_sub(1)].to_vec(),
+            _ if files.contains(&child) => path.to_vec(),
+            _ => continue,
+        };
+        for full in expand_paths(&words, i) {
+            let mut segments = full.iter();
+            let mut module = base.clone();
+            if first == "crate" || first == "self" || first == "super" {
+                segments.next();
+            }
+            let mut segments = segments.peekable();
+            while segments.peek() == Some(&&"super") {
+                module.pop();
+                segments.next();
+            }
+            let mut resolved = module.clone();
+            for seg in segments {
+                module.push(seg.to_string());
+                if files.contains(&module) {
+                    resolved = module.clone();
+                } else {
+                    break;
+                }
+            }
+            if !path.starts_with(&resolved) {
+                out.insert(resolved);
+            }
+        }
+    }
+    out
+}
+
+/// The import graph of the crate's files (module paths joined by `/`), test code left out.
+fn file_graph() -> Graph {
+    let src = src_dir();
+    let mut all = Vec::new();
+    rust_files(&src, &mut all);
+    let paths: BTreeSet<Vec<String>> = all.iter().map(|f| module_path(&src, f)).collect();
+    let mut test_files: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut sources = Vec::new();
+    for file in &all {
+        let path = module_path(&src, file);
+        let text = std::fs::read_to_string(file).expect("readable source");
+        let mut tests = Vec::new();
+        let code = without_tests(&code_only(&text), &mut tests);
+        let dir = src.join(path.join("/"));
+        for name in tests {
+            test_files.insert(dir.join(format!("{name}.rs")));
+            test_files.insert(dir.join(&name).join("mod.rs"));
+        }
+        sources.push((file.clone(), path, code));
+    }
+    let mut graph = Graph::new();
+    for (file, path, code) in sources {
+        if test_files.contains(&file) || path == ["main"] {
+            continue;
+        }
+        let targets = file_references(&code, &path, &paths);
+        let node = graph.entry(path.join("/")).or_default();
+        node.extend(targets.iter().map(|t| t.join("/")));
+        for t in targets {
+            graph.entry(t.join("/")).or_default();
+        }
+    }
+    graph
+}
+
+/// Every cycle of the graph: one per strongly connected component of more than one node, as
+/// the component's sorted nodes and one cycle through them (`a -> b -> a`).
+fn all_cycles(graph: &Graph) -> Vec<(Vec<String>, Vec<String>)> {
+    // Tarjan's algorithm.
+    struct Tarjan<'g> {
+        graph: &'g Graph,
+        index: BTreeMap<&'g str, (usize, usize)>,
+        stack: Vec<&'g str>,
+        components: Vec<Vec<String>>,
+    }
+    impl<'g> Tarjan<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let n = self.index.len();
+            self.index.insert(v, (n, n));
+            self.stack.push(v);
+            for w in &self.graph[v] {
+                let low = match self.index.get(w.as_str()) {
+                    None => {
+                        self.visit(w);
+                        self.index[w.as_str()].1
+                    }
+                    Some(&(i, _)) if self.stack.contains(&w.as_str()) => i,
+                    Some(_) => continue,
+                };
+                let e = self.index.get_mut(v).unwrap();
+                e.1 = e.1.min(low);
+            }
+            let (i, low) = self.index[v];
+            if i == low {
+                let at = self.stack.iter().position(|&s| s == v).unwrap();
+                let mut c: Vec<String> = self.stack.drain(at..).map(str::to_string).collect();
+                c.sort();
+                if c.len() > 1 {
+                    self.components.push(c);
+                }
+            }
+        }
+    }
+    let mut t = Tarjan {
+        graph,
+        index: BTreeMap::new(),
+        stack: Vec::new(),
+        components: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            t.visit(v);
+        }
+    }
+    t.components
+        .into_iter()
+        .map(|c| {
+            let inside: Graph = c
+                .iter()
+                .map(|v| {
+                    (
+                        v.clone(),
+                        graph[v].iter().filter(|w| c.contains(w)).cloned().collect(),
+                    )
+                })
+                .collect();
+            let cycle = find_cycle(&inside).expect("a component of two or more nodes has a cycle");
+            (c, cycle)
+        })
+        .collect()
+}
+
+#[test]
+fn no_two_files_import_each_other() {
+    let cycles: Vec<String> = all_cycles(&file_graph())
+        .into_iter()
+        .filter(|(c, _)| !KNOWN_FILE_CYCLES_BEING_REMOVED.iter().any(|k| k == c))
+        .map(|(_, cycle)| cycle.join(" -> "))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "files import each other (src/**/*.rs, `crate::`, `super::`, `self::` and child paths \
+         outside tests; `mod.rs` is its folder):\n  {}",
+        cycles.join("\n  ")
+    );
+}
+
+#[test]
+fn the_file_scanner_resolves_paths_and_finds_every_cycle() {
+    let files: BTreeSet<Vec<String>> = ["a", "a/b", "a/c", "a/c/d", "e"]
+        .iter()
+        .map(|p| p.split('/').map(str::to_string).collect())
+        .collect();
+    let text =
+        "use super::c::{d::X, self}; use crate::e; fn f() { super::super::a::Y; self::z::W; }";
+    let path: Vec<String> = vec!["a".into(), "b".into()];
+    let found: BTreeSet<String> = file_references(&code_only(text), &path, &files)
+        .into_iter()
+        .map(|p| p.join("/"))
+        .collect();
+    // `super::super::a` is an ancestor (left out); `self::z` is no file (this file itself).
+    assert_eq!(
+        found,
+        ["a/c", "a/c/d", "e"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    );
+    // A child module named without a prefix, from its parent.
+    let parent: Vec<String> = vec!["a".into()];
+    let found = file_references(&code_only("fn g() { c::d::run() }"), &parent, &files);
+    assert_eq!(
+        found,
+        [vec!["a".to_string(), "c".into(), "d".into()]]
+            .into_iter()
+            .collect()
+    );
+    // Two separate cycles both reported; a chain is none.
+    let mut g = Graph::new();
+    for (x, y) in [
+        ("bfs", "sparse"),
+        ("sparse", "bfs"),
+        ("p", "q"),
+        ("q", "r"),
+        ("r", "p"),
+        ("r", "s"),
+    ] {
+        g.entry(x.to_string()).or_default().insert(y.to_string());
+        g.entry(y.to_string()).or_default();
+    }
+    let cycles: Vec<String> = all_cycles(&g)
+        .into_iter()
+        .map(|(_, c)| c.join(" -> "))
+        .collect();
+    assert_eq!(cycles.len(), 2, "{cycles:?}");
+    assert!(
+        cycles.contains(&"bfs -> sparse -> bfs".to_string()),
+        "{cycles:?}"
+    );
+    assert!(
+        cycles.contains(&"p -> q -> r -> p".to_string()),
+        "{cycles:?}"
+    );
+    g.get_mut("sparse").unwrap().clear();
+    assert!(all_cycles(&g).len() == 1);
 }
 
 /// The imports no chain of two or more other imports implies (what the picture draws).

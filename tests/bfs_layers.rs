@@ -1,7 +1,7 @@
 //! The layered BFS against two references written here on `Board` (independent of the
 //! library's search code): a plain FIFO breadth-first search over a `HashMap` for exact
 //! distances, and a textbook layered BFS that follows the documented order and counting rules
-//! (`src/search/bfs.rs`) for expanded, generated and stored counts.
+//! (`src/search/bfs/`) for expanded, generated and stored counts.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 

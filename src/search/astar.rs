@@ -26,9 +26,9 @@ use crate::geometry::{Capacity, Geometry};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
-use super::chunked::Chunked;
-use super::implicit::{self, Links, Replay, korf_index};
-use super::packed::Packed;
+use super::storage::chunked::Chunked;
+use super::storage::implicit::{self, Links, Replay, korf_index};
+use super::storage::packed::Packed;
 use super::storage::{IMPLICIT_ABOVE, PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, MAX_STORED_DEPTH, Outcome, RawOutcome, SearchStats};
 
@@ -742,8 +742,8 @@ mod tests {
     use crate::board::Goal;
     use crate::geometry::{Small, Tiles};
     use crate::heuristic::{Manhattan, Zero};
-    use crate::search::implicit::hash_of;
     use crate::search::packed::Wide;
+    use crate::search::storage::implicit::hash_of;
     use crate::search::storage::testing::{layers, walk};
 
     /// What must not depend on how a state is stored.
@@ -804,7 +804,7 @@ mod tests {
                 }
             }
             assert!(
-                most > 2 * super::super::chunked::CHUNK as u64,
+                most > 2 * crate::search::storage::chunked::CHUNK as u64,
                 "{rows}x{cols}: {most}"
             );
         }

@@ -21,9 +21,9 @@ use hashbrown::hash_table::Entry;
 use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt};
 
-use super::chunked::Chunked;
-use super::implicit::{self, Links, Replay};
-use super::packed::Packed;
+use super::storage::chunked::Chunked;
+use super::storage::implicit::{self, Links, Replay};
+use super::storage::packed::Packed;
 use super::storage::{IMPLICIT_ABOVE, PackedJob, Storage, StoredJob};
 use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, trace_back};
 
@@ -536,12 +536,12 @@ mod tests {
             let stored = packed.stats.stored_peak;
             // One side at least holds more than a chunk.
             assert!(
-                stored > 2 * super::super::chunked::CHUNK as u64,
+                stored > 2 * crate::search::storage::chunked::CHUNK as u64,
                 "{rows}x{cols}: {stored}"
             );
             let length = packed.moves.map(|m| m.len());
             let h = Built::Manhattan(Manhattan::new(&geometry));
-            let ida = super::super::idastar::run(&geometry, &start, &h, &limits, None, None);
+            let ida = crate::search::idastar::run(&geometry, &start, &h, &limits, None, None);
             assert_eq!(length, ida.moves.map(|m| m.len()), "{rows}x{cols}");
         }
         check::<Wide<5>>(6, 6, 50, 3);

@@ -22,24 +22,26 @@
 //! once per job on the board's capacity, then (`search`) on the algorithm and heuristic into
 //! monomorphic inner loops (`idastar`, `astar`, `bfs`, ...), then replays the solution on the
 //! start board before returning it.
+//!
+//! The algorithms: `astar` (A* and its variants), `bibfs`, `bfs/` (the dispatcher above the
+//! 4 x 4 nibble kernel, the packed and the sparse layer stores, and their shared driver
+//! `layered`), `idastar/` (serial, `parallel`, [`subtree`] and the move automaton of
+//! [`duplicates`]). `storage/` holds how a capacity's states are kept ([`packed`], chunked
+//! arenas, implicit nodes replayed from the root).
 
 mod astar;
 mod bfs;
 mod bibfs;
-mod chunked;
 pub mod custom;
-pub mod duplicates;
 mod idastar;
-mod idastar_par;
-mod implicit;
 mod limits;
 mod outcome;
-pub mod packed;
 mod registry;
-mod sparse_bfs;
 mod stats;
 mod storage;
-pub mod subtree;
+
+pub use idastar::{duplicates, subtree};
+pub use storage::packed;
 
 use std::time::{Duration, Instant};
 
@@ -257,9 +259,9 @@ fn search<C: Storage>(
             astar::run(g, t, &h, limits, astar::Priority::Weighted(w.hundredths()))
         }
         Algorithm::Idastar => idastar::run(g, t, &h, limits, None, None),
-        Algorithm::ParallelIdastar => idastar_par::run(g, t, &h, limits, None),
+        Algorithm::ParallelIdastar => idastar::parallel::run(g, t, &h, limits, None),
         Algorithm::IdastarFsm => idastar::run(g, t, &h, limits, None, fsm),
-        Algorithm::ParallelIdastarFsm => idastar_par::run(g, t, &h, limits, fsm),
+        Algorithm::ParallelIdastarFsm => idastar::parallel::run(g, t, &h, limits, fsm),
         Algorithm::WeightedIdastar(w) => idastar::run(g, t, &h, limits, Some(w.hundredths()), None),
         Algorithm::Approx => unreachable!("approx does not search"),
     };

@@ -17,7 +17,11 @@ use crate::geometry::{Geometry, Large, MAX_EXACT_CELLS, Small, TileInt, Tiles};
 use crate::heuristic::{Built, Heuristics};
 use crate::with_packed;
 
-use super::packed::Packed;
+pub(super) mod chunked;
+pub(super) mod implicit;
+pub mod packed;
+
+use packed::Packed;
 
 /// The most cells whose states A*, its variants and bibfs keep packed in the node: a `u128`
 /// (25 cells) makes a 24-byte node; a byte a cell beyond (36 to 64 bytes) would cost 3 to 5

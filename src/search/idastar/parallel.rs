@@ -26,9 +26,11 @@ use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
 use super::duplicates::MoveAutomaton;
-use super::idastar::{Driven, Ida, Iterations, Walk, drive, expand};
-use super::storage::Storage;
-use super::{Budget, Limits, Outcome, RawOutcome, SearchStats, Shared, moves_between_blanks};
+use super::{Driven, Ida, Iterations, Walk, drive, expand};
+use crate::search::storage::Storage;
+use crate::search::{
+    Budget, Limits, Outcome, RawOutcome, SearchStats, Shared, moves_between_blanks,
+};
 
 /// The split aims for at least this many tasks per worker thread.
 const TASKS_PER_THREAD: usize = 256;
@@ -210,7 +212,7 @@ fn search_task<C: Capacity, H: Heuristic<C>>(
     caller: std::thread::ThreadId,
 ) -> TaskResult<C::Tile> {
     let cpu_start = (std::thread::current().id() != caller)
-        .then(super::thread_cpu_time)
+        .then(crate::search::thread_cpu_time)
         .flatten();
     let mut w = Ida::<C, H, false>::new(geometry, heuristic, &task.tiles, budget, 100, automaton);
     w.bound = bound;
@@ -233,7 +235,7 @@ fn search_task<C: Capacity, H: Heuristic<C>>(
         p.extend(w.path.iter().rev());
         p
     });
-    let helper_cpu = match (cpu_start, super::thread_cpu_time()) {
+    let helper_cpu = match (cpu_start, crate::search::thread_cpu_time()) {
         (Some(a), Some(b)) => b.saturating_sub(a),
         _ => Duration::ZERO,
     };

@@ -1,4 +1,4 @@
-//! The layered BFS of [`super::bfs`] on boards of more than 64 cells, each state kept as its
+//! The layered BFS of [`super`] on boards of more than 64 cells, each state kept as its
 //! differences from the root.
 //!
 //! A BFS that stops at depth `d` only holds positions within `d` moves of its root, and such a
@@ -6,13 +6,13 @@
 //! state is kept as the list of `(cell, tile)` pairs where it differs from the root, cells in
 //! descending order: on a 12 x 12 board at depth 12, about 26 bytes where the position itself
 //! takes 144. The list is canonical (a pair only where the tile differs), so two states are
-//! equal exactly when their lists are, and the layer order of [`super::bfs`] (the blank's cell,
+//! equal exactly when their lists are, and the layer order of [`super`] (the blank's cell,
 //! then the tiles compared from the last cell down) is computed from the lists alone: the
 //! first cell from the top where two positions differ is the first cell, in a merge of their
 //! two lists, where the tiles differ (a cell on one list only holds the root's tile in the
 //! other). Nothing is ever unpacked into a whole position.
 //!
-//! Everything else is the packed path's algorithm: the same driver ([`super::bfs::layered`]:
+//! Everything else is the packed path's algorithm: the same driver ([`super::layered`]:
 //! expand a layer in its order, sort the successors, drop repeats and the layer before in one
 //! merge) over this layer store, so counts, lengths and paths are the same node for node.
 //!
@@ -27,8 +27,8 @@ use std::mem::size_of;
 use crate::board::Move;
 use crate::geometry::{Capacity, Geometry, TileInt};
 
-use super::bfs::{LayerStore, layered, solved_at_root};
-use super::{Limits, RawOutcome, moves_between_blanks};
+use super::layered::{LayerStore, layered, solved_at_root};
+use crate::search::{Limits, RawOutcome, moves_between_blanks};
 
 /// The low bits of an index entry: the state's pair count.
 const LEN_BITS: u32 = 16;
@@ -532,8 +532,7 @@ mod tests {
                 let start = walk(&geometry, geometry.goal_tiles(), len, &mut seed);
                 let limits = Limits::default();
                 let sparse = run(&geometry, &start, &limits);
-                let packed =
-                    super::super::bfs::run_with::<C, [u8; 128]>(&geometry, &start, &limits);
+                let packed = super::super::packed::run::<C, [u8; 128]>(&geometry, &start, &limits);
                 assert_eq!(sparse.status, packed.status);
                 assert_eq!(sparse.moves, packed.moves, "{rows}x{cols} {goal:?}");
                 let (s, p) = (&sparse.stats, &packed.stats);

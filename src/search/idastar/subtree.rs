@@ -20,9 +20,9 @@ use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
 use crate::heuristic::{self, Built, Heuristic, HeuristicKind};
 use crate::with_heuristic;
 
+use super::Ida;
 use super::duplicates::MoveAutomaton;
-use super::idastar::Ida;
-use super::{Algorithm, Budget, Limits, Outcome, SolveError, moves_between_blanks};
+use crate::search::{Algorithm, Budget, Limits, Outcome, SolveError, moves_between_blanks};
 
 /// One start board prepared for split IDA*: its geometry, the built heuristic and the pruning
 /// (the move back only, or the duplicate automaton).
@@ -100,7 +100,7 @@ impl Subtrees {
         let built = heuristic::build(heuristic, &geometry)?;
         let start = geometry.compact_tiles(board);
         Ok(Subtrees {
-            automaton: super::automaton(algorithm),
+            automaton: crate::search::automaton(algorithm),
             geometry,
             built,
             start,

@@ -8,6 +8,14 @@
 //! Plain IDA* + Manhattan on the 4 x 4 (Korf's benchmark) runs a specialised kernel,
 //! [`Manhattan4x4`], with the same order, pruning and counts; everything else runs the generic
 //! [`Ida`], monomorphised per heuristic and capacity.
+//!
+//! Beside the serial search: [`parallel`] (the same iterations, the tree shared among threads),
+//! [`subtree`] (one bounded iteration below a frontier node, for split searches) and
+//! [`duplicates`] (the move automaton of duplicate-path pruning).
+
+pub mod duplicates;
+pub(super) mod parallel;
+pub mod subtree;
 
 use std::time::Duration;
 
@@ -15,11 +23,11 @@ use crate::geometry::{Capacity, Geometry, TileInt, Tiles};
 use crate::heuristic::{Built, Heuristic};
 use crate::with_heuristic;
 
-use super::duplicates::MoveAutomaton;
 use super::storage::Storage;
 use super::{
     Budget, IterationCount, Limits, Outcome, RawOutcome, SearchStats, moves_between_blanks,
 };
+use duplicates::MoveAutomaton;
 
 /// The mutable state of one IDA* run on a board of capacity `C`.
 pub(super) struct Ida<'a, C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> {
