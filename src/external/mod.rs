@@ -8,6 +8,7 @@
 //!   run dies.
 
 pub mod answer;
+mod group;
 pub mod process;
 pub mod supervisor;
 

@@ -237,7 +237,7 @@ fn supervise(
         }
     }
     let children = ChildSignals::new()?;
-    let mut cmd = super::process::command_in_group(command, procs, cpu);
+    let mut cmd = super::group::command_in_group(command, procs, cpu);
     let start = std::time::Instant::now();
     let child = cmd.spawn()?;
     let pid = child.id() as libc::pid_t;
