@@ -367,9 +367,11 @@ fn has_children() -> bool {
 /// whether any was still running. As a subreaper we become the parent of every orphan of the
 /// tree, so once we have no child left, nothing of the tree is left.
 fn kill_tree(command: libc::pid_t, children: &ChildSignals) -> bool {
+    // What runs below us before any kill is what the command left: counted first, since the
+    // group kill below may reap it before any later look could see it.
+    let mut leftover = !running_descendants(std::process::id() as libc::pid_t).is_empty();
     // SAFETY: kill(2) on the command's process group; errors (an empty group) are harmless.
     unsafe { libc::kill(-command, libc::SIGKILL) };
-    let mut leftover = false;
     loop {
         while reap_one().is_some() {}
         if !has_children() {
