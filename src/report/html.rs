@@ -31,7 +31,7 @@ use super::plots::{self, PlotError};
 use super::table::{Format, render};
 use crate::board::{Board, Goal, moves_from_str};
 use crate::infra::output::WriteError;
-use crate::infra::provenance::{self as meta, Host, Program};
+use crate::infra::provenance::{self as meta, Build, Host};
 use crate::instances::{InstanceSet, read_instance_file};
 use crate::results::meta::{Meta, SessionStatus};
 use crate::results::{InstanceKey, Outcome, Row};
@@ -97,7 +97,7 @@ struct FileInfo {
 #[derive(Debug, Serialize)]
 struct RunInfo {
     run_id: String,
-    program: Program,
+    program: Build,
     host: Host,
     threads: usize,
     limits: LimitsInfo,
@@ -186,7 +186,7 @@ type RowOut<'a> = (
 #[derive(Debug, Serialize)]
 struct PageData<'a> {
     generated: String,
-    program: Program,
+    program: Build,
     command_line: String,
     files: Vec<FileInfo>,
     notes: &'a [String],
@@ -593,7 +593,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     let summary = summary_table(input);
     let data = PageData {
         generated: meta::now_rfc3339(),
-        program: Program::current(),
+        program: Build::current(),
         command_line: shell_join(input.command_line),
         files,
         notes: &notes,
