@@ -7,8 +7,8 @@ use anyhow::bail;
 use clap::Args;
 
 use super::flags::{Closed, from_str};
+use crate::infra::chart::PlotFormat;
 use crate::report::pivot::PivotValue;
-use crate::report::plots::PlotFormat;
 use crate::report::request::{self, PivotBy, Request};
 use crate::report::{Columns, Format, GroupBy};
 

@@ -27,9 +27,10 @@ use thiserror::Error;
 
 use super::aggregate::{GroupBy, Summary, instance_lengths};
 
-use super::plots::{self, PlotError};
+use super::plots;
 use super::table::{Format, render};
 use crate::board::{Board, Goal, moves_from_str};
+use crate::infra::chart::PlotError;
 use crate::infra::output::WriteError;
 use crate::infra::provenance::{self as meta, Build, Host};
 use crate::instances::{InstanceSet, read_instance_file};

@@ -10,8 +10,9 @@ use anyhow::{Context, bail};
 
 use super::compare::parse_pair_in;
 use super::pivot::PivotValue;
-use super::plots::{PlotFormat, PlotOptions};
+use super::plots::PlotOptions;
 use super::{Columns, Format, GroupBy};
+use crate::infra::chart::PlotFormat;
 use crate::results::Pair;
 use crate::results::Row;
 
