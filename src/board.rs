@@ -16,7 +16,9 @@ pub const MIN_SIDE: usize = 2;
 /// Where the blank sits in the solved position.
 ///
 /// Both layouts are first-class; nothing in the crate assumes one silently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Goal {
     /// `1, 2, ..., R*C-1` then the blank: the original task's layout, and our default.

@@ -8,7 +8,6 @@
 //! A caller describes a [`Figure`] (axes, named series with optional bands) and gets SVG.
 
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
@@ -25,8 +24,8 @@ pub struct PlotError {
     pub message: String,
 }
 
-/// A file format of the figures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A file format of the figures (`--plot-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum PlotFormat {
     /// SVG, as plotters draws it.
     Svg,
@@ -34,20 +33,6 @@ pub enum PlotFormat {
     Png,
     /// PDF, the SVG converted to vector PDF (text as embedded font subsets).
     Pdf,
-}
-
-impl FromStr for PlotFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "svg" => Ok(Self::Svg),
-            "png" => Ok(Self::Png),
-            "pdf" => Ok(Self::Pdf),
-            other => Err(format!(
-                "unknown figure format {other:?}: expected svg, png or pdf"
-            )),
-        }
-    }
 }
 
 impl PlotFormat {

@@ -3,13 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::str::FromStr;
 
 use crate::board::Goal;
 use crate::results::{InstanceKey, Outcome, Row};
 
-/// A grouping of the rows besides (algorithm, heuristic).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A grouping of the rows besides (algorithm, heuristic); `--by`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum GroupBy {
     /// Board size, rows x cols.
     Size,
@@ -19,21 +18,6 @@ pub enum GroupBy {
     Scramble,
     /// The instance file, as named in the results.
     File,
-}
-
-impl FromStr for GroupBy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "size" => Ok(Self::Size),
-            "moves" => Ok(Self::Moves),
-            "scramble" => Ok(Self::Scramble),
-            "file" => Ok(Self::File),
-            other => Err(format!(
-                "unknown grouping {other:?}: expected size, moves, scramble or file"
-            )),
-        }
-    }
 }
 
 impl GroupBy {

@@ -4,7 +4,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use anyhow::{Context, bail};
 
@@ -16,21 +15,12 @@ use crate::infra::chart::PlotFormat;
 use crate::results::Pair;
 use crate::results::Row;
 
-/// What `--pivot` turns into rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What `--pivot` turns into rows (`moves` is an old spelling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PivotBy {
     /// The instances' optimal solution length.
+    #[value(alias = "moves")]
     Depth,
-}
-
-impl FromStr for PivotBy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "depth" | "moves" => Ok(Self::Depth),
-            other => Err(format!("unknown pivot {other:?}: expected depth")),
-        }
-    }
 }
 
 /// What `bench report` is asked for (the flags of the same names).
