@@ -100,7 +100,7 @@ pub fn pivot(records: &[Row], by: &[GroupBy], value: PivotValue) -> Pivot {
     }
     let column_of = |s: &Summary| {
         let mut parts: Vec<String> = s.group[1..].iter().map(ToString::to_string).collect();
-        parts.push(format!("{}/{}", s.algorithm, s.heuristic));
+        parts.push(s.pair.to_string());
         parts.join(" ")
     };
     // Columns in the order of their other groups, then pair (the summaries' order).

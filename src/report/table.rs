@@ -224,14 +224,14 @@ const SUMMARY_COLUMNS: &[Entry] = &[
         "algorithm",
         Left,
         Compact,
-        Cell::Text(|s| s.algorithm.clone()),
+        Cell::Text(|s| s.pair.algorithm.clone()),
     ),
     Entry::Col(
         "heuristic",
         "heuristic",
         Left,
         Compact,
-        Cell::Text(|s| s.heuristic.clone()),
+        Cell::Text(|s| s.pair.heuristic.clone()),
     ),
     Entry::Col(
         "solved",
