@@ -83,7 +83,8 @@ impl FromStr for Goal {
 
 /// One board size and its goal layout: what a set of instances, a pattern database or a
 /// prediction is about. One type, so the three values travel together instead of as a tuple.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Serialized as its three fields `rows`, `cols`, `goal` (flattened into the sidecars).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Shape {
     /// Number of rows.
     pub rows: usize,

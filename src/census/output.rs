@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::Census;
-use crate::board::Goal;
+use crate::board::{Goal, Shape};
 use crate::infra::provenance::{Build, Host};
 use crate::instances::{FileHeader, Generator, InstanceWriter};
 use crate::results::meta::SessionStatus;
@@ -140,12 +140,9 @@ pub struct CensusMeta {
     pub command_line: Vec<String>,
     /// Worker threads.
     pub threads: usize,
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// The goal.
-    pub goal: Goal,
+    /// The board size and goal (the keys `rows`, `cols`, `goal`).
+    #[serde(flatten)]
+    pub shape: Shape,
     /// Heuristics tabulated.
     pub heuristics: Vec<String>,
     /// Solvable positions (`cells! / 2`).

@@ -300,8 +300,8 @@ fn run_info(m: Meta) -> RunInfo {
                 path: f.path,
                 sha256: f.sha256,
                 instances: f.instances,
-                size: format!("{}x{}", f.rows, f.cols),
-                goal: f.goal,
+                size: format!("{}x{}", f.shape.rows, f.shape.cols),
+                goal: f.shape.goal,
                 header: Vec::new(),
             })
             .collect(),

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::SCHEMA_VERSION;
-use crate::board::Goal;
+use crate::board::Shape;
 use crate::infra::provenance::{Build, Host, sidecar_path};
 use crate::search::Limits;
 
@@ -20,12 +20,9 @@ pub struct InstanceFileMeta {
     pub sha256: String,
     /// Instances read.
     pub instances: usize,
-    /// Board rows.
-    pub rows: usize,
-    /// Board columns.
-    pub cols: usize,
-    /// The goal used.
-    pub goal: Goal,
+    /// The boards' size and the goal used (the keys `rows`, `cols`, `goal`).
+    #[serde(flatten)]
+    pub shape: Shape,
     /// Ids of unsolvable instances skipped with `--skip-invalid`.
     pub skipped_unsolvable: Vec<String>,
 }

@@ -337,9 +337,7 @@ fn new_meta(
                 path: s.name.clone(),
                 sha256: s.sha256.clone(),
                 instances: s.set.instances.len(),
-                rows: s.set.shape.rows,
-                cols: s.set.shape.cols,
-                goal: s.set.shape.goal,
+                shape: s.set.shape,
                 skipped_unsolvable: s.skipped.clone(),
             })
             .collect(),

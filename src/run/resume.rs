@@ -78,7 +78,7 @@ pub(super) fn differences(old: &Meta, new: &Meta) -> Vec<String> {
         let mut v: Vec<String> = m
             .instance_files
             .iter()
-            .map(|f| format!("{} (goal {}, sha256 {})", f.path, f.goal, f.sha256))
+            .map(|f| format!("{} (goal {}, sha256 {})", f.path, f.shape.goal, f.sha256))
             .collect();
         v.sort();
         v.join("; ")
