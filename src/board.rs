@@ -16,7 +16,9 @@ pub const MIN_SIDE: usize = 2;
 /// Where the blank sits in the solved position.
 ///
 /// Both layouts are first-class; nothing in the crate assumes one silently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Goal {
     /// `1, 2, ..., R*C-1` then the blank: the original task's layout, and our default.
@@ -81,7 +83,8 @@ impl FromStr for Goal {
 
 /// One board size and its goal layout: what a set of instances, a pattern database or a
 /// prediction is about. One type, so the three values travel together instead of as a tuple.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Serialized as its three fields `rows`, `cols`, `goal` (flattened into the sidecars).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Shape {
     /// Number of rows.
     pub rows: usize,

@@ -14,7 +14,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use crate::infra::output::WriteError;
-use crate::infra::provenance::{self as meta, Program};
+use crate::infra::provenance::{self as meta, Build};
 use crate::results::meta::{Meta, SessionStatus};
 use crate::results::{self, RowWriter, SCHEMA_VERSION};
 
@@ -35,7 +35,7 @@ struct MergedInput {
 struct MergedMeta {
     schema_version: u32,
     merged_at: String,
-    program: Program,
+    program: Build,
     command_line: Vec<String>,
     rows: usize,
     inputs: Vec<MergedInput>,
@@ -153,7 +153,7 @@ pub fn merge(
     let merged = MergedMeta {
         schema_version: SCHEMA_VERSION,
         merged_at: meta::now_rfc3339(),
-        program: Program::current(),
+        program: Build::current(),
         command_line,
         rows: total,
         inputs: merged_inputs,
@@ -180,7 +180,7 @@ mod tests {
     fn meta(planned: usize, status: SessionStatus) -> Meta {
         let session = Session {
             command_line: Vec::new(),
-            program: Program::current(),
+            program: Build::current(),
             threads: 1,
             start_time: String::new(),
             end_time: None,
@@ -193,7 +193,7 @@ mod tests {
         Meta {
             schema_version: SCHEMA_VERSION,
             run_id: "r".into(),
-            program: Program::current(),
+            program: Build::current(),
             command_line: Vec::new(),
             threads: 1,
             limits: Limits::default(),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use npuzzle::report::aggregate::{GroupValue, LastNone};
 use npuzzle::report::{GroupBy, aggregate, load_files};
-use npuzzle::results::{Outcome, ReadError};
+use npuzzle::results::{Outcome, Pair, ReadError};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,10 +42,10 @@ fn close(a: f64, b: f64) -> bool {
 fn aggregates_match_hand_computation() {
     let records = load_files(&shards()).unwrap().rows;
     assert_eq!(records.len(), 10);
-    let s = aggregate(&records, &[], Some(("idastar", "manhattan")));
+    let s = aggregate(&records, &[], Some(&Pair::new("idastar", "manhattan")));
     let names: Vec<(&str, &str)> = s
         .iter()
-        .map(|x| (x.algorithm.as_str(), x.heuristic.as_str()))
+        .map(|x| (x.pair.algorithm.as_str(), x.pair.heuristic.as_str()))
         .collect();
     assert_eq!(
         names,
@@ -124,13 +124,13 @@ fn grouping_by_solution_length_uses_the_instances_optimal_length() {
     // idastar's timeout on instance 3 belongs to depth 6 (astar/manhattan solved it in 6).
     let c = s
         .iter()
-        .find(|x| x.group == [six.clone()] && x.algorithm == "idastar")
+        .find(|x| x.group == [six.clone()] && x.pair.algorithm == "idastar")
         .unwrap();
     assert_eq!((c.runs, c.solved, c.timeouts), (2, 1, 1));
     assert!((c.bstar.unwrap() - newton_bstar(40.0, 6)).abs() < 1e-9);
     let b = s
         .iter()
-        .find(|x| x.group == [six.clone()] && x.heuristic == "misplaced")
+        .find(|x| x.group == [six.clone()] && x.pair.heuristic == "misplaced")
         .unwrap();
     assert_eq!((b.runs, b.solved, b.memory_limits, b.errors), (2, 0, 1, 1));
     assert_eq!(b.expanded, None);
@@ -406,8 +406,8 @@ fn grouping_by_size_separates_boards() {
         .map(|x| {
             (
                 x.group[0].to_string(),
-                x.algorithm.as_str(),
-                x.heuristic.as_str(),
+                x.pair.algorithm.as_str(),
+                x.pair.heuristic.as_str(),
                 x.runs,
                 x.solved,
             )

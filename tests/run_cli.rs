@@ -1194,3 +1194,56 @@ fn run_and_census_refuse_an_out_that_is_not_a_regular_file_and_leave_it_alone() 
     assert!(std::fs::metadata(d.join("sub")).unwrap().is_dir());
     assert!(!d.join("fifo.partial").exists() && !d.join("fifo.meta.json").exists());
 }
+
+/// The sidecar records the command line the caller gives the engine, not the process's own
+/// arguments (an embedding program, such as the Python package, is not the run's command):
+/// the run's `command_line` and its session's.
+#[test]
+fn the_sidecar_records_the_command_line_the_caller_gives() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = write_walks(d.path(), "i.txt", 3, 10, 2, 5);
+    let out = d.path().join("r.csv");
+    let command_line: Vec<String> = ["npuzzle.run", "instances=i.txt", "algorithms=idastar"]
+        .map(String::from)
+        .to_vec();
+    let options = npuzzle::run::RunOptions {
+        instances: vec![inst],
+        goal: None,
+        skip_invalid: false,
+        algorithms: vec![npuzzle::search::Algorithm::Idastar],
+        heuristics: vec![npuzzle::heuristic::HeuristicKind::Manhattan],
+        solvers: Vec::new(),
+        isolate: false,
+        cpu_limit: None,
+        repeat: 1,
+        warmup: 0,
+        shard: None,
+        seed: Some(1),
+        threads: Some(1),
+        timeout: None,
+        max_nodes: None,
+        max_memory: Some(None),
+        out: Some(out.clone()),
+        resume: false,
+        force: false,
+        solutions: false,
+        quiet: true,
+        progress: false,
+        command_line: command_line.clone(),
+    };
+    let interrupt = std::sync::Arc::new(npuzzle::run::runner::Interrupt::new());
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let status = npuzzle::run::prepare(options)
+        .unwrap()
+        .execute_embedded(interrupt, finished)
+        .unwrap();
+    assert_eq!(status, 0);
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join("r.csv.meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["command_line"], serde_json::json!(command_line));
+    assert_eq!(
+        meta["sessions"][0]["command_line"],
+        serde_json::json!(command_line)
+    );
+}

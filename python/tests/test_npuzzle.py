@@ -268,6 +268,18 @@ def test_run_gives_the_rows_of_bench_run(bench, tmp_path):
     )
 
 
+def test_run_records_its_call_not_the_interpreters_argv(tmp_path):
+    inst = npuzzle.write_instances(tmp_path / "i.txt", npuzzle.generate(3, 3, moves=10, count=2, seed=3))
+    out = tmp_path / "r.csv"
+    npuzzle.run(inst, algorithms=["idastar", "astar"], heuristics=["manhattan"], threads=1, repeat=2,
+                out=out, progress=False)
+    meta = json.loads(Path(str(out) + ".meta.json").read_text())
+    expected = ["npuzzle.run", f"instances={inst}", "algorithms=idastar,astar", "heuristics=manhattan",
+                f"out={out}", "threads=1", "repeat=2"]
+    assert meta["command_line"] == expected
+    assert meta["sessions"][0]["command_line"] == expected
+
+
 def test_run_takes_boards_and_returns_typed_rows(tmp_path):
     boards = npuzzle.generate(3, 3, moves=20, count=5, seed=8)
     df = npuzzle.run(boards, algorithms=["astar"], heuristics=["linear-conflict"], threads=1, progress=False)

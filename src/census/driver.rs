@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::output::{self, CensusMeta, DistributionWriter};
 use super::{Census, LayerDone, Request};
-use crate::infra::provenance::{Host, Program, now_rfc3339, sidecar_path};
+use crate::infra::provenance::{Build, Host, now_rfc3339, sidecar_path};
 use crate::infra::signals;
 use crate::infra::units::format_bytes;
 use crate::results::meta::SessionStatus;
@@ -161,13 +161,11 @@ fn initial_meta(job: &Job, positions: u64, need: u64) -> CensusMeta {
     let req = &job.request;
     CensusMeta {
         format: "npuzzle-census 1".into(),
-        program: Program::current(),
+        program: Build::current(),
         host: Host::current(),
         command_line: job.command_line.clone(),
         threads: job.threads,
-        rows: req.shape.rows,
-        cols: req.shape.cols,
-        goal: req.shape.goal,
+        shape: req.shape,
         heuristics: req.heuristics.iter().map(|h| h.name()).collect(),
         positions,
         memory_needed_bytes: need,

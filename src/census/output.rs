@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::Census;
-use crate::board::Goal;
-use crate::infra::provenance::{Host, Program};
+use crate::board::{Goal, Shape};
+use crate::infra::provenance::{Build, Host};
 use crate::instances::{FileHeader, Generator, InstanceWriter};
 use crate::results::meta::SessionStatus;
 
@@ -133,19 +133,16 @@ pub struct CensusMeta {
     /// `npuzzle-census 1`.
     pub format: String,
     /// The build.
-    pub program: Program,
+    pub program: Build,
     /// The machine.
     pub host: Host,
     /// The command line.
     pub command_line: Vec<String>,
     /// Worker threads.
     pub threads: usize,
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// The goal.
-    pub goal: Goal,
+    /// The board size and goal (the keys `rows`, `cols`, `goal`).
+    #[serde(flatten)]
+    pub shape: Shape,
     /// Heuristics tabulated.
     pub heuristics: Vec<String>,
     /// Solvable positions (`cells! / 2`).
@@ -179,14 +176,10 @@ pub struct CensusMeta {
 }
 
 impl CensusMeta {
-    /// Writes the sidecar atomically (temporary file, then rename).
+    /// Writes the sidecar ([`crate::infra::output::write_sidecar`]: atomically, no temporary
+    /// file left behind on failure).
     pub fn write(&self, path: &Path) -> io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
-        std::fs::write(&tmp, text + "\n")?;
-        std::fs::rename(&tmp, path)
+        crate::infra::output::write_sidecar(path, self)
     }
 
     /// Fills in the end time, CPU time and peak memory of this process.

@@ -6,7 +6,8 @@
 //! One vocabulary: every flag that means the same in several subcommands is declared once
 //! here as a clap group ([`GoalFlag`], [`Threads`], [`Seed`], [`Quiet`], [`Timeout`],
 //! [`MaxMemory`], [`Out`], [`Instances`], [`Heuristics`]) and flattened into each; closed
-//! value sets use [`Closed`], so `--help` lists them and a bad value fails before any work.
+//! value sets are `clap::ValueEnum`s, so `--help` lists them and a bad value fails before any
+//! work.
 
 use std::path::PathBuf;
 
@@ -14,8 +15,8 @@ use anyhow::bail;
 use clap::Args;
 
 pub use super::values::{
-    Closed, DurationLimit, HeuristicList, SizeLimit, from_str, goal_parser, parse_duration_limit,
-    parse_heuristic_list, parse_rxc, parse_size_limit,
+    DurationLimit, HeuristicList, SizeLimit, parse_duration_limit, parse_heuristic_list, parse_rxc,
+    parse_size_limit,
 };
 use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
@@ -63,7 +64,7 @@ impl BoardSize {
 pub struct GoalFlag {
     /// Goal layout: blank-last (1, 2, ..., then the blank) or blank-first (the blank, then
     /// 1, 2, ...; Korf's) [default: an instance file's own, else blank-last].
-    #[arg(long, value_name = "GOAL", value_parser = goal_parser())]
+    #[arg(long, value_name = "GOAL")]
     pub goal: Option<Goal>,
 }
 

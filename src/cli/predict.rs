@@ -7,11 +7,9 @@ use clap::Args;
 
 use anyhow::bail;
 
-use super::flags::{
-    BoardSize, Closed, GoalFlag, Heuristics, Instances, Out, Quiet, Seed, from_str,
-};
+use super::flags::{BoardSize, GoalFlag, Heuristics, Instances, Out, Quiet, Seed};
 use crate::heuristic::HeuristicKind;
-use crate::predict::options::{Options, parse_bounds, parse_pruning};
+use crate::predict::options::{Options, parse_bounds};
 use crate::predict::{Method, Pruning, output, predict};
 
 /// Arguments of `bench predict`.
@@ -31,13 +29,17 @@ pub struct PredictArgs {
         long,
         value_delimiter = ',',
         default_value = "kre",
-        value_name = "LIST",
-        value_parser = Closed::new(&["kre", "cdp", "ss"], from_str::<Method>)
+        value_name = "LIST"
     )]
     pub method: Vec<Method>,
     /// Trees, comma-separated: plain (IDA*: the move back pruned) and fsm (idastar-fsm:
     /// duplicate-path automaton).
-    #[arg(long, value_delimiter = ',', default_value = "plain,fsm", value_name = "LIST", value_parser = Closed::new(&["plain", "fsm"], parse_pruning))]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "plain,fsm",
+        value_name = "LIST"
+    )]
     pub pruning: Vec<Pruning>,
     /// Cost bounds A..B for random start states (and instances without an optimal column)
     /// [default: the mean Manhattan distance to 1.6 times it].

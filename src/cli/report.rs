@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 
-use super::flags::{Closed, from_str};
+use crate::infra::chart::PlotFormat;
 use crate::report::pivot::PivotValue;
-use crate::report::plots::PlotFormat;
 use crate::report::request::{self, PivotBy, Request};
 use crate::report::{Columns, Format, GroupBy};
 
@@ -22,8 +21,7 @@ pub struct ReportArgs {
     /// Group rows besides (algorithm, heuristic), comma-separated: size (rows x cols), moves
     /// (the instance's optimal solution length), scramble (random-walk length), file (the
     /// instance file).
-    #[arg(long, value_delimiter = ',', value_name = "LIST",
-          value_parser = Closed::new(&["size", "moves", "scramble", "file"], from_str::<GroupBy>))]
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub by: Vec<GroupBy>,
     /// A pair ALGORITHM/HEURISTIC (e.g. idastar/manhattan) to compare every pair against on the
     /// instances both solved: nodes expanded and time as ratios of sums in the table, and the
@@ -33,8 +31,7 @@ pub struct ReportArgs {
     /// Print a depth x configuration table instead of the summary: rows = optimal solution
     /// length, columns = algorithm/heuristic (split by the other --by groups), cells =
     /// --pivot-value.
-    #[arg(long, value_name = "depth", conflicts_with = "baseline",
-          value_parser = Closed::new(&["depth"], from_str::<PivotBy>))]
+    #[arg(long, value_name = "depth", conflicts_with = "baseline")]
     pub pivot: Option<PivotBy>,
     /// The pivot's cells: expanded (mean nodes expanded), generated, ms (mean wall time) or
     /// bstar, over the solved runs.
@@ -42,8 +39,7 @@ pub struct ReportArgs {
         long,
         value_name = "VALUE",
         default_value = "expanded",
-        requires = "pivot",
-        value_parser = Closed::new(&["expanded", "generated", "ms", "bstar"], from_str::<PivotValue>)
+        requires = "pivot"
     )]
     pub pivot_value: PivotValue,
     /// Compare two configurations A and B (algorithm/heuristic as the table names them) per
@@ -58,12 +54,10 @@ pub struct ReportArgs {
     pub compare: Option<Vec<String>>,
     /// Summary columns: compact (the default in table, markdown and latex) or all (the
     /// default in csv).
-    #[arg(long, value_name = "SET", conflicts_with = "pivot",
-          value_parser = Closed::new(&["compact", "all"], from_str::<Columns>))]
+    #[arg(long, value_name = "SET", conflicts_with = "pivot")]
     pub columns: Option<Columns>,
     /// Output format: table (aligned text), markdown, csv (unrounded), latex (booktabs).
-    #[arg(long, default_value = "table", value_name = "FORMAT",
-          value_parser = Closed::new(&["table", "markdown", "csv", "latex"], from_str::<Format>))]
+    #[arg(long, default_value = "table", value_name = "FORMAT")]
     pub format: Format,
     /// Also write figures into DIR (created if missing); their names go to stderr.
     #[arg(long, value_name = "DIR")]
@@ -78,8 +72,7 @@ pub struct ReportArgs {
         value_delimiter = ',',
         value_name = "LIST",
         default_value = "svg",
-        requires = "plots",
-        value_parser = Closed::new(&["svg", "png", "pdf"], from_str::<PlotFormat>)
+        requires = "plots"
     )]
     pub plot_format: Vec<PlotFormat>,
     /// Leave the titles out of the figures (for a caption in a paper).

@@ -1,4 +1,4 @@
-//! `bench run`: maps the arguments to [`RunOptions`]; the engine is [`crate::run::engine`].
+//! `bench run`: maps the arguments to [`RunOptions`]; the engine is [`crate::run`].
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -12,8 +12,8 @@ use super::flags::{
 use crate::external::Solver;
 use crate::heuristic::HeuristicKind;
 use crate::run::default_set;
-use crate::run::engine::{self, RunOptions};
 use crate::run::plan::Shard;
+use crate::run::{self, RunOptions};
 use crate::search::Algorithm;
 
 /// `bench run`'s time limit per job when `--timeout` is not given.
@@ -117,7 +117,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     {
         instances.push(written);
     }
-    engine::run(RunOptions {
+    run::run(RunOptions {
         instances,
         goal: args.goal.goal,
         skip_invalid: args.skip_invalid,
@@ -149,5 +149,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         solutions: args.solutions,
         quiet,
         progress: std::io::stderr().is_terminal(),
+        command_line: std::env::args().collect(),
     })
 }

@@ -1,15 +1,11 @@
 //! The parsers behind the shared flags: durations and sizes (through [`crate::infra::limits`],
 //! the one parser of both), lists of heuristics whose pattern-database tile groups contain
-//! commas, board sizes `RxC`, and closed value sets ([`Closed`]).
+//! commas, and board sizes `RxC` (closed value sets are `clap::ValueEnum`s of the library's types).
 
-use std::ffi::OsStr;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::builder::{PossibleValue, TypedValueParser};
-use clap::error::ErrorKind;
 
-use crate::board::Goal;
 use crate::heuristic::HeuristicKind;
 use crate::infra::limits;
 
@@ -81,62 +77,6 @@ pub fn parse_rxc(s: &str) -> anyhow::Result<(usize, usize)> {
         .parse()
         .with_context(|| format!("--size \"{s}\": columns \"{c}\" is not a number"))?;
     Ok((r, c))
-}
-
-/// A parser for a closed set of values spelled by `FromStr`: `--help` lists `names`, and any
-/// other value fails while the arguments are parsed, before any work.
-#[derive(Clone)]
-pub struct Closed<T> {
-    names: &'static [&'static str],
-    parse: fn(&str) -> Result<T, String>,
-}
-
-impl<T> Closed<T> {
-    /// The parser of `names` (`FromStr` may accept old spellings too; they stay unlisted).
-    pub fn new(names: &'static [&'static str], parse: fn(&str) -> Result<T, String>) -> Self {
-        Closed { names, parse }
-    }
-}
-
-impl<T: Clone + Send + Sync + 'static> TypedValueParser for Closed<T> {
-    type Value = T;
-
-    fn parse_ref(
-        &self,
-        _cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<T, clap::Error> {
-        let flag = arg
-            .and_then(clap::Arg::get_long)
-            .map_or("the value".to_string(), |l| format!("--{l}"));
-        let s = value.to_str().ok_or_else(|| {
-            clap::Error::raw(ErrorKind::InvalidUtf8, format!("{flag}: not UTF-8\n"))
-        })?;
-        (self.parse)(s).map_err(|e| {
-            clap::Error::raw(
-                ErrorKind::InvalidValue,
-                format!(
-                    "{flag} {s:?}: {e} (possible values: {})\n",
-                    self.names.join(", ")
-                ),
-            )
-        })
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
-    }
-}
-
-/// `FromStr` with its error as a string, for [`Closed`].
-pub fn from_str<T: std::str::FromStr<Err: std::fmt::Display>>(s: &str) -> Result<T, String> {
-    s.parse::<T>().map_err(|e| e.to_string())
-}
-
-/// `--goal`'s values.
-pub fn goal_parser() -> Closed<Goal> {
-    Closed::new(&["blank-last", "blank-first"], from_str::<Goal>)
 }
 
 #[cfg(test)]

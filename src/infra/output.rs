@@ -326,6 +326,28 @@ pub fn write_replacing(
     result
 }
 
+/// Writes `value` as pretty JSON to a sidecar at `path`, atomically: a temporary file
+/// `<path>.tmp` in the same directory, synced, then renamed over `path`, so a reader (or a
+/// crash) sees the old sidecar or the new one, never half of one. The temporary file is
+/// removed when any step fails (e.g. on a full disk), so a failed write leaves nothing behind.
+pub fn write_sidecar(path: &Path, value: &impl serde::Serialize) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.write_all(b"\n")?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +355,30 @@ mod tests {
 
     fn no_holder(_: &Path) -> String {
         "nobody".into()
+    }
+
+    /// A sidecar write that fails (here the rename: the target is a directory) leaves no
+    /// temporary file behind, and a good one leaves only the sidecar.
+    #[test]
+    fn a_failed_sidecar_write_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocked = dir.path().join("r.csv.meta.json");
+        fs::create_dir(&blocked).unwrap();
+        fs::write(blocked.join("keep"), "").unwrap();
+        assert!(write_sidecar(&blocked, &serde_json::json!({"a": 1})).is_err());
+        let names = |d: &Path| {
+            let mut v: Vec<String> = fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(dir.path()), ["r.csv.meta.json"]);
+        let good = dir.path().join("s.csv.meta.json");
+        write_sidecar(&good, &serde_json::json!({"a": 1})).unwrap();
+        assert_eq!(names(dir.path()), ["r.csv.meta.json", "s.csv.meta.json"]);
+        assert_eq!(fs::read_to_string(&good).unwrap(), "{\n  \"a\": 1\n}\n");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Where a file of results came from: the build ([`Program`]), the machine ([`Host`]), the time,
+//! Where a file of results came from: the build ([`Build`]), the machine ([`Host`]), the time,
 //! the SHA-256 of its inputs, and the name of its sidecar (`<file>.meta.json`). Every sidecar
 //! the program writes (`bench run`'s, `bench merge`'s, `bench census`'s) is made of these.
 
@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 /// The build that produced the results.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Program {
+pub struct Build {
     /// Crate name.
     pub name: String,
     /// Crate version.
@@ -21,10 +21,10 @@ pub struct Program {
     pub rustc: String,
 }
 
-impl Program {
+impl Build {
     /// This build.
-    pub fn current() -> Program {
-        Program {
+    pub fn current() -> Build {
+        Build {
             name: env!("CARGO_PKG_NAME").into(),
             version: env!("CARGO_PKG_VERSION").into(),
             git_commit: env!("NPUZZLE_GIT_COMMIT").into(),
@@ -134,7 +134,7 @@ mod tests {
             sidecar_path(Path::new("results/a.csv")),
             PathBuf::from("results/a.csv.meta.json")
         );
-        let p = Program::current();
+        let p = Build::current();
         assert!(!p.git_commit.is_empty() && p.rustc.starts_with("rustc"));
         assert!(Host::current().cores >= 1);
     }

@@ -30,7 +30,6 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 use std::fmt;
-use std::str::FromStr;
 
 use thiserror::Error;
 
@@ -40,8 +39,8 @@ use crate::heuristic::{Built, HeuristicError, HeuristicKind, build};
 pub use profile::Profile;
 pub use tree::{MoveShares, Pruning, TreeCounts, branching_factor};
 
-/// A prediction method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A prediction method (`--method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Method {
     /// Korf, Reid & Edelkamp's formula.
     Kre,
@@ -65,20 +64,6 @@ impl Method {
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "kre" => Ok(Method::Kre),
-            "cdp" => Ok(Method::Cdp),
-            "ss" => Ok(Method::Ss),
-            other => Err(format!(
-                "unknown method \"{other}\", expected kre, cdp or ss"
-            )),
-        }
     }
 }
 

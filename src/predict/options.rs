@@ -45,15 +45,6 @@ pub struct Options {
     pub census_table: Option<PathBuf>,
 }
 
-/// Parses `--pruning`'s values: `plain` (the move back pruned) or `fsm` (the automaton).
-pub fn parse_pruning(s: &str) -> Result<Pruning, String> {
-    match s {
-        "plain" => Ok(Pruning::Parent),
-        "fsm" => Ok(Pruning::Automaton),
-        other => Err(format!("unknown tree \"{other}\", expected plain or fsm")),
-    }
-}
-
 /// Parses `--bounds`: `A..B`, `A..=B` or one bound `A`.
 pub fn parse_bounds(s: &str) -> Result<(u32, u32), String> {
     let num = |t: &str| {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::report::plots::quantile;
+use crate::infra::chart::quantile;
 
 use super::{Method, Pruning, Request, Row, Scope, Summary, TreeCounts};
 
@@ -176,7 +176,7 @@ pub fn plot(dir: &std::path::Path, req: &Request, rows: &[Row]) -> anyhow::Resul
         req.shape.rows, req.shape.cols
     );
     let file = format!("predict_{}x{}.svg", req.shape.rows, req.shape.cols);
-    let path = crate::report::plots::log_line_chart(
+    let path = crate::infra::chart::log_line_chart(
         dir,
         &file,
         title,

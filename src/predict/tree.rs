@@ -14,11 +14,13 @@ use crate::geometry::Geometry;
 use crate::search::duplicates::MoveAutomaton;
 
 /// Which brute-force tree: plain IDA* (the move back pruned) or `idastar-fsm`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Pruning {
     /// Only the move back to the parent is never generated.
+    #[value(name = "plain")]
     Parent,
     /// The duplicate-path automaton of `idastar-fsm` (strings up to 12 moves).
+    #[value(name = "fsm")]
     Automaton,
 }
 

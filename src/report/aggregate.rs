@@ -3,13 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::str::FromStr;
 
 use crate::board::Goal;
-use crate::results::{InstanceKey, Outcome, Row};
+use crate::results::{InstanceKey, Outcome, Pair, Row};
 
-/// A grouping of the rows besides (algorithm, heuristic).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A grouping of the rows besides (algorithm, heuristic); `--by`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum GroupBy {
     /// Board size, rows x cols.
     Size,
@@ -19,21 +18,6 @@ pub enum GroupBy {
     Scramble,
     /// The instance file, as named in the results.
     File,
-}
-
-impl FromStr for GroupBy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "size" => Ok(Self::Size),
-            "moves" => Ok(Self::Moves),
-            "scramble" => Ok(Self::Scramble),
-            "file" => Ok(Self::File),
-            other => Err(format!(
-                "unknown grouping {other:?}: expected size, moves, scramble or file"
-            )),
-        }
-    }
 }
 
 impl GroupBy {
@@ -142,10 +126,8 @@ pub struct Ratios {
 /// The aggregate of one (algorithm, heuristic, group).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
-    /// Algorithm.
-    pub algorithm: String,
-    /// Heuristic.
-    pub heuristic: String,
+    /// The configuration.
+    pub pair: Pair,
     /// Group coordinates, one per `--by` grouping.
     pub group: Vec<GroupValue>,
     /// Rows (runs, repetitions included).
@@ -344,32 +326,25 @@ fn per_instance<'a>(rows: &[&'a Row]) -> BTreeMap<InstanceKey<'a>, (f64, f64, us
 }
 
 /// Aggregates `records` per (algorithm, heuristic) and the groups in `by`, sorted by group,
-/// then algorithm, then heuristic. With `baseline = Some((algorithm, heuristic))`, each summary
+/// then pair (algorithm, then heuristic). With `baseline = Some(pair)`, each summary
 /// carries its ratios against that pair on the instances both solved.
-pub fn aggregate(records: &[Row], by: &[GroupBy], baseline: Option<(&str, &str)>) -> Vec<Summary> {
+pub fn aggregate(records: &[Row], by: &[GroupBy], baseline: Option<&Pair>) -> Vec<Summary> {
     let lengths = instance_lengths(records);
-    let mut groups: BTreeMap<(Vec<GroupValue>, &str, &str), Vec<&Row>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Vec<GroupValue>, Pair), Vec<&Row>> = BTreeMap::new();
     for r in records {
         groups
-            .entry((
-                group_of(r, by, &lengths),
-                r.algorithm.as_str(),
-                r.heuristic.as_str(),
-            ))
+            .entry((group_of(r, by, &lengths), r.pair()))
             .or_default()
             .push(r);
     }
-    let base = baseline.map(|(a, h)| {
-        let rows: Vec<&Row> = records
-            .iter()
-            .filter(|r| r.algorithm == a && r.heuristic == h)
-            .collect();
+    let base = baseline.map(|pair| {
+        let rows: Vec<&Row> = records.iter().filter(|r| pair.matches(r)).collect();
         per_instance(&rows)
     });
     groups
         .into_iter()
-        .map(|((group, algorithm, heuristic), rows)| {
-            let mut s = summarize(algorithm, heuristic, group, &rows);
+        .map(|((group, pair), rows)| {
+            let mut s = summarize(pair, group, &rows);
             if let Some(base) = &base {
                 s.baseline = Some(ratios(&rows, base));
             }
@@ -399,7 +374,7 @@ fn ratios(rows: &[&Row], base: &BTreeMap<InstanceKey<'_>, (f64, f64, usize)>) ->
     }
 }
 
-fn summarize(algorithm: &str, heuristic: &str, group: Vec<GroupValue>, rows: &[&Row]) -> Summary {
+fn summarize(pair: Pair, group: Vec<GroupValue>, rows: &[&Row]) -> Summary {
     let solved: Vec<&Row> = rows
         .iter()
         .copied()
@@ -422,8 +397,7 @@ fn summarize(algorithm: &str, heuristic: &str, group: Vec<GroupValue>, rows: &[&
         }
     }
     Summary {
-        algorithm: algorithm.to_string(),
-        heuristic: heuristic.to_string(),
+        pair,
         group,
         runs: rows.len(),
         solved: solved.len(),
@@ -470,8 +444,11 @@ mod tests {
             tb += ms(i, 0.3);
         }
         for _ in 0..5 {
-            let summaries = aggregate(&records, &[], Some(("base", "h")));
-            let other = summaries.iter().find(|s| s.algorithm == "other").unwrap();
+            let summaries = aggregate(&records, &[], Some(&Pair::new("base", "h")));
+            let other = summaries
+                .iter()
+                .find(|s| s.pair.algorithm == "other")
+                .unwrap();
             let ratios = other.baseline.unwrap();
             assert_eq!(ratios.instances, 200);
             assert_eq!(ratios.time.unwrap().to_bits(), (t / tb).to_bits());

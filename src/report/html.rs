@@ -27,11 +27,12 @@ use thiserror::Error;
 
 use super::aggregate::{GroupBy, Summary, instance_lengths};
 
-use super::plots::{self, PlotError};
+use super::plots;
 use super::table::{Format, render};
 use crate::board::{Board, Goal, moves_from_str};
+use crate::infra::chart::PlotError;
 use crate::infra::output::WriteError;
-use crate::infra::provenance::{self as meta, Host, Program};
+use crate::infra::provenance::{self as meta, Build, Host};
 use crate::instances::{InstanceSet, read_instance_file};
 use crate::results::meta::{Meta, SessionStatus};
 use crate::results::{InstanceKey, Outcome, Row};
@@ -97,7 +98,7 @@ struct FileInfo {
 #[derive(Debug, Serialize)]
 struct RunInfo {
     run_id: String,
-    program: Program,
+    program: Build,
     host: Host,
     threads: usize,
     limits: LimitsInfo,
@@ -186,7 +187,7 @@ type RowOut<'a> = (
 #[derive(Debug, Serialize)]
 struct PageData<'a> {
     generated: String,
-    program: Program,
+    program: Build,
     command_line: String,
     files: Vec<FileInfo>,
     notes: &'a [String],
@@ -299,8 +300,8 @@ fn run_info(m: Meta) -> RunInfo {
                 path: f.path,
                 sha256: f.sha256,
                 instances: f.instances,
-                size: format!("{}x{}", f.rows, f.cols),
-                goal: f.goal,
+                size: format!("{}x{}", f.shape.rows, f.shape.cols),
+                goal: f.shape.goal,
                 header: Vec::new(),
             })
             .collect(),
@@ -593,7 +594,7 @@ pub fn render_html(input: &HtmlInput<'_>) -> Result<HtmlReport, HtmlError> {
     let summary = summary_table(input);
     let data = PageData {
         generated: meta::now_rfc3339(),
-        program: Program::current(),
+        program: Build::current(),
         command_line: shell_join(input.command_line),
         files,
         notes: &notes,

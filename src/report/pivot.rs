@@ -4,14 +4,13 @@
 //! statistic of the solved runs at that depth.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::str::FromStr;
 
 use super::aggregate::{GroupBy, GroupValue, Summary, aggregate, group_of, instance_lengths};
 use super::table::{Table, fmt_count, fmt_ms};
 use crate::results::Row;
 
-/// What a pivot cell holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What a pivot cell holds; `--pivot-value`'s values (`time` and `b*` are old spellings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum PivotValue {
     /// Mean nodes expanded over the solved runs.
     #[default]
@@ -19,24 +18,11 @@ pub enum PivotValue {
     /// Mean nodes generated over the solved runs.
     Generated,
     /// Mean wall time (ms) over the solved runs.
+    #[value(alias = "time")]
     Ms,
     /// b* of the mean nodes generated (as the summary's `b*` column).
+    #[value(alias = "b*")]
     Bstar,
-}
-
-impl FromStr for PivotValue {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "expanded" => Ok(Self::Expanded),
-            "generated" => Ok(Self::Generated),
-            "ms" | "time" => Ok(Self::Ms),
-            "bstar" | "b*" => Ok(Self::Bstar),
-            other => Err(format!(
-                "unknown pivot value {other:?}: expected expanded, generated, ms or bstar"
-            )),
-        }
-    }
 }
 
 impl PivotValue {
@@ -114,7 +100,7 @@ pub fn pivot(records: &[Row], by: &[GroupBy], value: PivotValue) -> Pivot {
     }
     let column_of = |s: &Summary| {
         let mut parts: Vec<String> = s.group[1..].iter().map(ToString::to_string).collect();
-        parts.push(format!("{}/{}", s.algorithm, s.heuristic));
+        parts.push(s.pair.to_string());
         parts.join(" ")
     };
     // Columns in the order of their other groups, then pair (the summaries' order).

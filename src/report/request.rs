@@ -4,32 +4,23 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use anyhow::{Context, bail};
 
 use super::compare::parse_pair_in;
 use super::pivot::PivotValue;
-use super::plots::{PlotFormat, PlotOptions};
+use super::plots::PlotOptions;
 use super::{Columns, Format, GroupBy};
+use crate::infra::chart::PlotFormat;
 use crate::results::Pair;
 use crate::results::Row;
 
-/// What `--pivot` turns into rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What `--pivot` turns into rows (`moves` is an old spelling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PivotBy {
     /// The instances' optimal solution length.
+    #[value(alias = "moves")]
     Depth,
-}
-
-impl FromStr for PivotBy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "depth" | "moves" => Ok(Self::Depth),
-            other => Err(format!("unknown pivot {other:?}: expected depth")),
-        }
-    }
 }
 
 /// What `bench report` is asked for (the flags of the same names).
@@ -110,7 +101,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> anyhow::Result<()> {
     for p in super::pooling::pooled(records, &by) {
         eprintln!("{}", p.message());
     }
-    let text = table_text(req, records, &by, baseline)?;
+    let text = table_text(req, records, &by, baseline.as_ref())?;
     // Per file, the run's own wall time (sidecar) and the summed job time, labelled apart: on
     // stderr, as they describe the files rather than the results.
     eprint!("{}", super::totals::render(&loaded.totals));
@@ -132,7 +123,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> anyhow::Result<()> {
         }
     }
     if let Some(path) = &req.html {
-        let summaries = super::aggregate(records, &by, baseline);
+        let summaries = super::aggregate(records, &by, baseline.as_ref());
         let page = super::html::render_html(&super::html::HtmlInput {
             files: &req.files,
             records,
@@ -156,7 +147,7 @@ fn table_text(
     req: &Request,
     records: &[Row],
     by: &[GroupBy],
-    baseline: Option<(&str, &str)>,
+    baseline: Option<&Pair>,
 ) -> anyhow::Result<String> {
     let compare = match &req.compare {
         None => None,
@@ -194,8 +185,7 @@ fn table_text(
             if matches!(req.format, Format::Table | Format::Markdown) {
                 // The time spread (with repetitions) and the comparisons with a reference
                 // pair; CSV and LaTeX output stay one table.
-                let base = baseline.map(|(a, h)| Pair::new(a, h));
-                let extra = super::spread::render(records, base.as_ref());
+                let extra = super::spread::render(records, baseline);
                 if req.format == Format::Markdown && !extra.is_empty() {
                     text.push_str(&format!("\n```text\n{extra}```\n"));
                 } else {
@@ -209,11 +199,12 @@ fn table_text(
 
 /// `A/B` as (algorithm, heuristic), checked against the pairs in `records`; `flag` names the
 /// option in errors.
-fn parse_pair<'a>(flag: &str, s: &'a str, records: &[Row]) -> anyhow::Result<(&'a str, &'a str)> {
+fn parse_pair(flag: &str, s: &str, records: &[Row]) -> anyhow::Result<Pair> {
     let Some((a, h)) = s.split_once('/') else {
         bail!("{flag} {s:?}: expected ALGORITHM/HEURISTIC, e.g. idastar/manhattan");
     };
-    if !records.iter().any(|r| r.algorithm == a && r.heuristic == h) {
+    let pair = Pair::new(a, h);
+    if !records.iter().any(|r| pair.matches(r)) {
         let mut pairs: Vec<String> = records.iter().map(|r| r.pair().to_string()).collect();
         pairs.sort();
         pairs.dedup();
@@ -222,5 +213,5 @@ fn parse_pair<'a>(flag: &str, s: &'a str, records: &[Row]) -> anyhow::Result<(&'
             pairs.join(", ")
         );
     }
-    Ok((a, h))
+    Ok(pair)
 }

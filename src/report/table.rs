@@ -1,64 +1,38 @@
 //! Rendering summaries: an aligned terminal table, Markdown, or CSV with full precision.
 
 use std::fmt::Write as _;
-use std::str::FromStr;
 
 use super::aggregate::{GroupBy, Stat, Summary};
 use crate::infra::units::format_bytes;
 
-/// The output format of `bench report`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The output format of `bench report` (`--format`; `md` and `tex` are old spellings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// An aligned plain-text table.
     #[default]
     Table,
     /// A GitHub-flavoured Markdown table.
+    #[value(alias = "md")]
     Markdown,
     /// CSV, numbers unrounded, empty cells for not applicable.
     Csv,
     /// A LaTeX `tabular` with booktabs rules (`\toprule`, `\midrule`, `\bottomrule`).
+    #[value(alias = "tex")]
     Latex,
 }
 
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "table" => Ok(Self::Table),
-            "markdown" | "md" => Ok(Self::Markdown),
-            "csv" => Ok(Self::Csv),
-            "latex" | "tex" => Ok(Self::Latex),
-            other => Err(format!(
-                "unknown format {other:?}: expected table, markdown, csv or latex"
-            )),
-        }
-    }
-}
-
-/// Which summary columns the text formats show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which summary columns the text formats show (`--columns`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Columns {
     /// The format's default: `compact` for table, Markdown and LaTeX, `all` for CSV.
     #[default]
+    #[value(skip)]
     Default,
     /// Groups, pair, solved, mean moves, nodes expanded (mean, median), b*, time (mean,
     /// median), peak heap (max), and the baseline ratios.
     Compact,
     /// Every column.
     All,
-}
-
-impl FromStr for Columns {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "compact" => Ok(Self::Compact),
-            "all" => Ok(Self::All),
-            other => Err(format!(
-                "unknown column set {other:?}: expected compact or all"
-            )),
-        }
-    }
 }
 
 impl Columns {
@@ -250,14 +224,14 @@ const SUMMARY_COLUMNS: &[Entry] = &[
         "algorithm",
         Left,
         Compact,
-        Cell::Text(|s| s.algorithm.clone()),
+        Cell::Text(|s| s.pair.algorithm.clone()),
     ),
     Entry::Col(
         "heuristic",
         "heuristic",
         Left,
         Compact,
-        Cell::Text(|s| s.heuristic.clone()),
+        Cell::Text(|s| s.pair.heuristic.clone()),
     ),
     Entry::Col(
         "solved",

@@ -2,13 +2,13 @@
 //! which machine, with which inputs, when. `run_id` joins it with the CSV rows; it shares the
 //! CSV's [`SCHEMA_VERSION`]. The build and the machine are [`crate::infra::provenance`]'s.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::SCHEMA_VERSION;
-use crate::board::Goal;
-use crate::infra::provenance::{Host, Program, sidecar_path};
+use crate::board::Shape;
+use crate::infra::provenance::{Build, Host, sidecar_path};
 use crate::search::Limits;
 
 /// One instance file.
@@ -20,12 +20,9 @@ pub struct InstanceFileMeta {
     pub sha256: String,
     /// Instances read.
     pub instances: usize,
-    /// Board rows.
-    pub rows: usize,
-    /// Board columns.
-    pub cols: usize,
-    /// The goal used.
-    pub goal: Goal,
+    /// The boards' size and the goal used (the keys `rows`, `cols`, `goal`).
+    #[serde(flatten)]
+    pub shape: Shape,
     /// Ids of unsolvable instances skipped with `--skip-invalid`.
     pub skipped_unsolvable: Vec<String>,
 }
@@ -78,7 +75,7 @@ pub struct Session {
     /// The command line.
     pub command_line: Vec<String>,
     /// The build.
-    pub program: Program,
+    pub program: Build,
     /// Worker threads.
     pub threads: usize,
     /// Start time (RFC 3339, UTC).
@@ -107,7 +104,7 @@ pub struct Meta {
     /// Joins the sidecar with the CSV rows.
     pub run_id: String,
     /// The build of the latest session.
-    pub program: Program,
+    pub program: Build,
     /// The command line of the latest session.
     pub command_line: Vec<String>,
     /// Worker threads of the latest session.
@@ -169,18 +166,10 @@ pub fn holder(path: &Path) -> String {
 }
 
 impl Meta {
-    /// Writes the sidecar (atomically: a temporary file renamed over the old one).
+    /// Writes the sidecar ([`crate::infra::output::write_sidecar`]: atomically, no temporary
+    /// file left behind on failure).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        let result = std::fs::write(&tmp, text + "\n").and_then(|()| std::fs::rename(&tmp, path));
-        if result.is_err() {
-            // Leave no half-written temporary file behind (e.g. on a full disk).
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result
+        crate::infra::output::write_sidecar(path, self)
     }
 
     /// Reads a sidecar.
