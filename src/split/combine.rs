@@ -26,7 +26,7 @@ use crate::board::{Move, moves_from_str};
 use crate::results::{MeasuredBy, Outcome, Row};
 
 use super::SplitError;
-use super::piece::{PieceFile, PieceState, Position, read_piece};
+use super::file::{PieceFile, PieceState, Position, read_piece};
 use super::plan::Plan;
 use super::queue::{UnitRecord, read_records};
 

@@ -21,10 +21,13 @@
 //! The pieces never talk to each other except through the piece files in the shared
 //! directory; `docs/split.md` is the guide.
 
+mod bound;
 pub mod combine;
+pub mod file;
 pub mod piece;
 pub mod plan;
 pub mod queue;
+mod slices;
 pub mod step;
 
 use std::path::{Path, PathBuf};
