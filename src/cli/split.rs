@@ -1,7 +1,7 @@
 //! `bench split plan|piece|combine`: one IDA* search split into pieces that run as separate
 //! processes (Slurm tasks); maps the arguments to [`crate::split`] (docs/split.md).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -10,11 +10,13 @@ use clap::{Args, Subcommand};
 use super::flags::{GoalFlag, Heuristics, Instances, MaxMemory, Quiet, Timeout};
 use super::values::{DurationLimit, parse_duration_limit};
 use crate::heuristic::HeuristicKind;
+use crate::infra::output::note;
 use crate::instances::read_instance_file;
 use crate::search::{Algorithm, Limits, Outcome};
 use crate::split::combine::{combine, write_combined};
-use crate::split::piece::{PieceOptions, run_piece_with};
-use crate::split::plan::{Plan, PlanRequest, make_plan};
+use crate::split::piece::{PieceFile, PieceOptions, run_piece_with};
+use crate::split::plan::{Plan, PlanRequest, plan_into};
+use crate::split::run::{PieceList, array_task_piece, run_pieces};
 
 /// Exit status of `combine` when a limit stopped a piece before the search ended (as
 /// `bench solve`'s).
@@ -92,7 +94,7 @@ pub struct PieceArgs {
     /// The piece to run, 1 to the plan's --pieces [default: $SLURM_ARRAY_TASK_ID]. A list
     /// (`1-8`, `1,3,5-7`) runs those pieces at once, one thread each, in this process: they
     /// share one copy of the heuristic's tables (pattern databases) instead of one per process.
-    #[arg(long, value_name = "K", value_parser = parse_pieces)]
+    #[arg(long, value_name = "K")]
     pub piece: Option<PieceList>,
     /// Time limit of this session of the piece (it keeps its finished bounds; a rerun
     /// continues) [default: none].
@@ -154,41 +156,25 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
             ids(&set.instances)
         );
     };
-    std::fs::create_dir_all(&a.dir.out)
-        .with_context(|| format!("--out {}: cannot create the directory", a.dir.out.display()))?;
-    if crate::split::plan_path(&a.dir.out).exists() {
-        bail!(
-            "--out {}: holds a plan already (run its pieces, or choose a new directory)",
-            a.dir.out.display()
-        );
-    }
-    let plan = make_plan(&PlanRequest {
-        instance_file: file.display().to_string(),
-        instance_id: instance.id.clone(),
-        scramble_moves: instance.scramble_moves,
-        board: instance.board.clone(),
-        goal: set.shape.goal,
-        algorithm: a.algos,
-        heuristic: heuristic.clone(),
-        pieces: a.pieces,
-        frontier: a.frontier,
-        probe_nodes: a.probe_nodes,
-        any_optimal: a.any_optimal,
-        queue: a.queue,
-    })?;
-    plan.write(&a.dir.out)?;
+    let plan = plan_into(
+        &a.dir.out,
+        &PlanRequest {
+            instance_file: file.display().to_string(),
+            instance_id: instance.id.clone(),
+            scramble_moves: instance.scramble_moves,
+            board: instance.board.clone(),
+            goal: set.shape.goal,
+            algorithm: a.algos,
+            heuristic: heuristic.clone(),
+            pieces: a.pieces,
+            frontier: a.frontier,
+            probe_nodes: a.probe_nodes,
+            any_optimal: a.any_optimal,
+            queue: a.queue,
+        },
+    )?;
     if !a.quiet.quiet {
-        crate::infra::output::note(format_args!(
-            "planned {} pieces over {} frontier nodes at depth {} (weights from bound {}) in {}\n",
-            plan.pieces,
-            plan.frontier.len(),
-            plan.depth,
-            plan.probe_bound.map_or(
-                "none: the first iteration is over the probe budget".into(),
-                |b| b.to_string()
-            ),
-            crate::split::plan_path(&a.dir.out).display()
-        ));
+        note(format_args!("{}\n", plan.summary(&a.dir.out)));
     }
     Ok(0)
 }
@@ -201,50 +187,10 @@ fn ids(instances: &[crate::instances::Instance]) -> String {
     s.join(", ")
 }
 
-/// The pieces `--piece` names, ascending, without repeats.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PieceList(pub Vec<u32>);
-
-/// Parses `K`, `A-B` and comma-separated lists of them (pieces are numbered from 1).
-fn parse_pieces(s: &str) -> Result<PieceList, String> {
-    let number = |t: &str| -> Result<u32, String> {
-        match t.trim().parse::<u32>() {
-            Ok(k) if k >= 1 => Ok(k),
-            _ => Err(format!("\"{t}\": not a piece number (1, 2, ...)")),
-        }
-    };
-    let mut pieces = Vec::new();
-    for part in s.split(',') {
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let (a, b) = (number(a)?, number(b)?);
-                if a > b {
-                    return Err(format!("\"{part}\": an empty range"));
-                }
-                if b - a >= 100_000 {
-                    return Err(format!("\"{part}\": more than 100000 pieces"));
-                }
-                pieces.extend(a..=b);
-            }
-            None => pieces.push(number(part)?),
-        }
-    }
-    pieces.sort_unstable();
-    pieces.dedup();
-    Ok(PieceList(pieces))
-}
-
 fn piece(a: PieceArgs) -> anyhow::Result<i32> {
-    let pieces = match a.piece {
-        Some(list) => list.0,
-        None => match std::env::var("SLURM_ARRAY_TASK_ID") {
-            Ok(v) => vec![
-                v.parse()
-                    .with_context(|| format!("SLURM_ARRAY_TASK_ID={v}: not a piece number"))?,
-            ],
-            Err(_) => bail!("give the piece with --piece K (or run it as a Slurm array task)"),
-        },
-    };
+    let pieces = a
+        .piece
+        .map_or_else(|| array_task_piece().map(|k| vec![k]), |l| Ok(l.0))?;
     let plan = Plan::read(&a.dir.out)?;
     if let Some(&k) = pieces.iter().find(|&&k| k > plan.pieces) {
         bail!("--piece {k}: the plan has pieces 1 to {}", plan.pieces);
@@ -260,95 +206,42 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
         // `none`: a heartbeat never goes stale.
         stale_after: a.stale_after.0.unwrap_or(Duration::MAX),
     };
-    let one = |k: u32| -> anyhow::Result<()> {
-        let file = run_piece_with(&plan, &a.dir.out, k, &limits, &options)
-            .with_context(|| format!("piece {k}"))?;
+    let ended = |k: u32, file: &PieceFile| {
         if !a.quiet.quiet {
-            crate::infra::output::note(format_args!(
+            note(format_args!(
                 "piece {k} of {}: {:?} after {} finished bound(s)\n",
                 plan.pieces,
                 file.state,
                 file.iterations.len()
             ));
         }
-        Ok(())
     };
     if let [k] = pieces[..] {
-        one(k)?;
+        let file = run_piece_with(&plan, &a.dir.out, k, &limits, &options)
+            .with_context(|| format!("piece {k}"))?;
+        ended(k, &file);
         return Ok(0);
     }
-    // One thread per piece, all at once (as many processes would run); the heuristic's
-    // tables are built or loaded once and shared.
-    let failed = std::thread::scope(|s| {
-        let handles: Vec<_> = pieces
-            .iter()
-            .map(|&k| {
-                std::thread::Builder::new()
-                    .name(format!("piece-{k}"))
-                    .stack_size(PIECE_STACK)
-                    .spawn_scoped(s, move || one(k))
-            })
-            .collect::<Result<_, _>>()?;
-        let mut failed = 0;
-        for h in handles {
-            let r = h
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("a piece's thread panicked")));
-            if let Err(e) = r {
-                crate::infra::output::note(format_args!("error: {e:#}\n"));
-                failed += 1;
-            }
-        }
-        anyhow::Ok(failed)
-    })
-    .context("cannot start the pieces' threads")?;
-    if failed > 0 {
-        bail!("{failed} of {} pieces failed", pieces.len());
+    let report = |k, r: Result<PieceFile, _>| match r {
+        Ok(file) => ended(k, &file),
+        Err(e) => note(format_args!("error: piece {k}: {e}\n")),
+    };
+    let failed = run_pieces(&plan, &a.dir.out, &pieces, (&limits, &options), report)?;
+    match failed {
+        0 => Ok(0),
+        failed => bail!("{failed} of {} pieces failed", pieces.len()),
     }
-    Ok(0)
 }
-
-/// Stack of a piece's thread (IDA* recurses once per move of the path).
-const PIECE_STACK: usize = 8 << 20;
 
 fn combined(a: CombineArgs) -> anyhow::Result<i32> {
     let c = combine(&a.dir.out)?;
     write_combined(&a.dir.out, &c)?;
     if !a.quiet.quiet {
-        report(&a.dir.out, &c);
+        note(format_args!("{}\n", c.summary(&a.dir.out)));
     }
     Ok(match c.status {
         Some(Outcome::Solved) => 0,
         Some(_) => EXIT_LIMIT,
         None => 1,
     })
-}
-
-fn report(dir: &Path, c: &crate::split::combine::Combined) {
-    let r = &c.row;
-    crate::infra::output::note(format_args!(
-        "{}: {} moves {}, {} generated, {} expanded over {} iterations; {}\n",
-        dir.join("result.csv").display(),
-        r.status,
-        r.moves.map_or("-".into(), |m| m.to_string()),
-        r.nodes_generated.unwrap_or(0),
-        r.nodes_expanded.unwrap_or(0),
-        r.iterations.unwrap_or(0),
-        r.message.as_deref().unwrap_or("")
-    ));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn piece_lists_are_numbers_ranges_and_their_union() {
-        assert_eq!(parse_pieces("3"), Ok(PieceList(vec![3])));
-        assert_eq!(parse_pieces("1-4"), Ok(PieceList(vec![1, 2, 3, 4])));
-        assert_eq!(parse_pieces("7,1-3,2"), Ok(PieceList(vec![1, 2, 3, 7])));
-        for bad in ["0", "", "2-1", "a", "1-", "1,,2", "-3"] {
-            assert!(parse_pieces(bad).is_err(), "{bad:?}");
-        }
-    }
 }

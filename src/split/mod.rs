@@ -27,6 +27,7 @@ pub mod file;
 pub mod piece;
 pub mod plan;
 pub mod queue;
+pub mod run;
 mod slices;
 pub mod step;
 
