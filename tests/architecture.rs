@@ -503,14 +503,6 @@ fn the_scanner_sees_paths_and_skips_comments_strings_and_tests() {
     );
 }
 
-/// File-level cycles that another branch is removing, each as its files' module paths, sorted
-/// (`split/piece` is `src/split/piece.rs`). The lead empties this list when that branch is
-/// merged; nothing else belongs in it.
-const KNOWN_FILE_CYCLES_BEING_REMOVED: &[&[&str]] = &[
-    // split/queue.rs imports from split/piece.rs and back; /work/wt-split (issue 45) removes it.
-    &["split/piece", "split/queue"],
-];
-
 /// The full paths a `use` tree or path expression starting at `words[i]` names: `a::b::{c,
 /// d::{e, self}}` is `a::b::c`, `a::b::d::e` and `a::b::d` (a `self` inside a group stands
 /// for the path before it).
@@ -713,7 +705,6 @@ fn all_cycles(graph: &Graph) -> Vec<(Vec<String>, Vec<String>)> {
 fn no_two_files_import_each_other() {
     let cycles: Vec<String> = all_cycles(&file_graph())
         .into_iter()
-        .filter(|(c, _)| !KNOWN_FILE_CYCLES_BEING_REMOVED.iter().any(|k| k == c))
         .map(|(_, cycle)| cycle.join(" -> "))
         .collect();
     assert!(

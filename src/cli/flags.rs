@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 
+use super::values::closed;
 pub use super::values::{
     DurationLimit, HeuristicList, SizeLimit, parse_duration_limit, parse_heuristic_list, parse_rxc,
     parse_size_limit,
@@ -64,7 +65,7 @@ impl BoardSize {
 pub struct GoalFlag {
     /// Goal layout: blank-last (1, 2, ..., then the blank) or blank-first (the blank, then
     /// 1, 2, ...; Korf's) [default: an instance file's own, else blank-last].
-    #[arg(long, value_name = "GOAL")]
+    #[arg(long, value_name = "GOAL", value_parser = closed::<Goal>("goal"))]
     pub goal: Option<Goal>,
 }
 

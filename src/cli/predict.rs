@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::values::closed;
+
 use anyhow::bail;
 
 use super::flags::{BoardSize, GoalFlag, Heuristics, Instances, Out, Quiet, Seed};
@@ -30,7 +32,7 @@ pub struct PredictArgs {
         value_delimiter = ',',
         default_value = "kre",
         value_name = "LIST"
-    )]
+    , value_parser = closed::<Method>("method"))]
     pub method: Vec<Method>,
     /// Trees, comma-separated: plain (IDA*: the move back pruned) and fsm (idastar-fsm:
     /// duplicate-path automaton).
@@ -39,7 +41,7 @@ pub struct PredictArgs {
         value_delimiter = ',',
         default_value = "plain,fsm",
         value_name = "LIST"
-    )]
+    , value_parser = closed::<Pruning>("pruning"))]
     pub pruning: Vec<Pruning>,
     /// Cost bounds A..B for random start states (and instances without an optimal column)
     /// [default: the mean Manhattan distance to 1.6 times it].

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 
+use super::values::closed;
+
 use crate::infra::chart::PlotFormat;
 use crate::report::pivot::PivotValue;
 use crate::report::request::{self, PivotBy, Request};
@@ -21,7 +23,7 @@ pub struct ReportArgs {
     /// Group rows besides (algorithm, heuristic), comma-separated: size (rows x cols), moves
     /// (the instance's optimal solution length), scramble (random-walk length), file (the
     /// instance file).
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = closed::<GroupBy>("grouping"))]
     pub by: Vec<GroupBy>,
     /// A pair ALGORITHM/HEURISTIC (e.g. idastar/manhattan) to compare every pair against on the
     /// instances both solved: nodes expanded and time as ratios of sums in the table, and the
@@ -31,7 +33,7 @@ pub struct ReportArgs {
     /// Print a depth x configuration table instead of the summary: rows = optimal solution
     /// length, columns = algorithm/heuristic (split by the other --by groups), cells =
     /// --pivot-value.
-    #[arg(long, value_name = "depth", conflicts_with = "baseline")]
+    #[arg(long, value_name = "depth", conflicts_with = "baseline", value_parser = closed::<PivotBy>("pivot"))]
     pub pivot: Option<PivotBy>,
     /// The pivot's cells: expanded (mean nodes expanded), generated, ms (mean wall time) or
     /// bstar, over the solved runs.
@@ -40,7 +42,7 @@ pub struct ReportArgs {
         value_name = "VALUE",
         default_value = "expanded",
         requires = "pivot"
-    )]
+    , value_parser = closed::<PivotValue>("pivot value"))]
     pub pivot_value: PivotValue,
     /// Compare two configurations A and B (algorithm/heuristic as the table names them) per
     /// instance, on the instances both solved: geometric mean of the ratios A/B of nodes
@@ -54,10 +56,10 @@ pub struct ReportArgs {
     pub compare: Option<Vec<String>>,
     /// Summary columns: compact (the default in table, markdown and latex) or all (the
     /// default in csv).
-    #[arg(long, value_name = "SET", conflicts_with = "pivot")]
+    #[arg(long, value_name = "SET", conflicts_with = "pivot", value_parser = closed::<Columns>("column set"))]
     pub columns: Option<Columns>,
     /// Output format: table (aligned text), markdown, csv (unrounded), latex (booktabs).
-    #[arg(long, default_value = "table", value_name = "FORMAT")]
+    #[arg(long, default_value = "table", value_name = "FORMAT", value_parser = closed::<Format>("format"))]
     pub format: Format,
     /// Also write figures into DIR (created if missing); their names go to stderr.
     #[arg(long, value_name = "DIR")]
@@ -73,7 +75,7 @@ pub struct ReportArgs {
         value_name = "LIST",
         default_value = "svg",
         requires = "plots"
-    )]
+    , value_parser = closed::<PlotFormat>("figure format"))]
     pub plot_format: Vec<PlotFormat>,
     /// Leave the titles out of the figures (for a caption in a paper).
     #[arg(long, requires = "plots")]

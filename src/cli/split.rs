@@ -1,22 +1,21 @@
 //! `bench split plan|piece|combine`: one IDA* search split into pieces that run as separate
 //! processes (Slurm tasks); maps the arguments to [`crate::split`] (docs/split.md).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use super::flags::{GoalFlag, Heuristics, Instances, MaxMemory, Quiet, Timeout};
-use super::values::{DurationLimit, from_str, parse_duration_limit};
+use super::values::{DurationLimit, parse_duration_limit};
 use crate::heuristic::HeuristicKind;
+use crate::infra::output::note;
 use crate::search::{Algorithm, Limits, Outcome};
 use crate::split::combine::{combine, write_combined};
-use crate::split::piece::PieceOptions;
-use crate::split::plan::Plan;
-use crate::split::session::{
-    PieceList, PlanFromFile, SLURM_TASK_VARIABLE, pieces_to_run, plan_into, run_pieces,
-};
+use crate::split::piece::{PieceFile, PieceOptions};
+use crate::split::plan::{Plan, PlanRequest, instance_in_file, plan_into};
+use crate::split::run::{PieceList, SLURM_TASK_VARIABLE, pieces_to_run, run_pieces};
 
 /// Exit status of `combine` when a limit stopped a piece before the search ended (as
 /// `bench solve`'s).
@@ -94,7 +93,7 @@ pub struct PieceArgs {
     /// The piece to run, 1 to the plan's --pieces [default: $SLURM_ARRAY_TASK_ID]. A list
     /// (`1-8`, `1,3,5-7`) runs those pieces at once, one thread each, in this process: they
     /// share one copy of the heuristic's tables (pattern databases) instead of one per process.
-    #[arg(long, value_name = "K", value_parser = from_str::<PieceList>)]
+    #[arg(long, value_name = "K")]
     pub piece: Option<PieceList>,
     /// Time limit of this session of the piece (it keeps its finished bounds; a rerun
     /// continues) [default: none].
@@ -147,31 +146,26 @@ fn plan(a: PlanArgs) -> anyhow::Result<i32> {
     let [heuristic] = heuristics.as_slice() else {
         bail!("bench split plan: give one heuristic with --heuristics (a split runs one search)");
     };
-    let request = PlanFromFile {
-        file: file.clone(),
-        id: a.id,
-        goal: a.goal.goal,
-        algorithm: a.algos,
-        heuristic: heuristic.clone(),
-        pieces: a.pieces,
-        frontier: a.frontier,
-        probe_nodes: a.probe_nodes,
-        any_optimal: a.any_optimal,
-        queue: a.queue,
-    };
-    let plan = plan_into(&request, &a.dir.out)?;
+    let (instance, goal) = instance_in_file(file, &a.id, a.goal.goal)?;
+    let plan = plan_into(
+        &a.dir.out,
+        &PlanRequest {
+            instance_file: file.display().to_string(),
+            instance_id: instance.id,
+            scramble_moves: instance.scramble_moves,
+            board: instance.board,
+            goal,
+            algorithm: a.algos,
+            heuristic: heuristic.clone(),
+            pieces: a.pieces,
+            frontier: a.frontier,
+            probe_nodes: a.probe_nodes,
+            any_optimal: a.any_optimal,
+            queue: a.queue,
+        },
+    )?;
     if !a.quiet.quiet {
-        crate::infra::output::note(format_args!(
-            "planned {} pieces over {} frontier nodes at depth {} (weights from bound {}) in {}\n",
-            plan.pieces,
-            plan.frontier.len(),
-            plan.depth,
-            plan.probe_bound.map_or(
-                "none: the first iteration is over the probe budget".into(),
-                |b| b.to_string()
-            ),
-            crate::split::plan_path(&a.dir.out).display()
-        ));
+        note(format_args!("{}\n", plan.summary(&a.dir.out)));
     }
     Ok(0)
 }
@@ -192,9 +186,9 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
         stale_after: a.stale_after.0.unwrap_or(Duration::MAX),
     };
     let quiet = a.quiet.quiet;
-    let done = |k: u32, file: &crate::split::piece::PieceFile| {
+    let done = |k: u32, file: &PieceFile| {
         if !quiet {
-            crate::infra::output::note(format_args!(
+            note(format_args!(
                 "piece {k} of {}: {:?} after {} finished bound(s)\n",
                 plan.pieces,
                 file.state,
@@ -210,25 +204,11 @@ fn combined(a: CombineArgs) -> anyhow::Result<i32> {
     let c = combine(&a.dir.out)?;
     write_combined(&a.dir.out, &c)?;
     if !a.quiet.quiet {
-        report(&a.dir.out, &c);
+        note(format_args!("{}\n", c.summary(&a.dir.out)));
     }
     Ok(match c.status {
         Some(Outcome::Solved) => 0,
         Some(_) => EXIT_LIMIT,
         None => 1,
     })
-}
-
-fn report(dir: &Path, c: &crate::split::combine::Combined) {
-    let r = &c.row;
-    crate::infra::output::note(format_args!(
-        "{}: {} moves {}, {} generated, {} expanded over {} iterations; {}\n",
-        dir.join("result.csv").display(),
-        r.status,
-        r.moves.map_or("-".into(), |m| m.to_string()),
-        r.nodes_generated.unwrap_or(0),
-        r.nodes_expanded.unwrap_or(0),
-        r.iterations.unwrap_or(0),
-        r.message.as_deref().unwrap_or("")
-    ));
 }

@@ -1,10 +1,16 @@
 //! The parsers behind the shared flags: durations and sizes (through [`crate::infra::limits`],
 //! the one parser of both), lists of heuristics whose pattern-database tile groups contain
-//! commas, and board sizes `RxC` (closed value sets are `clap::ValueEnum`s of the library's types).
+//! commas, board sizes `RxC`, and closed value sets ([`Closed`]: the library's
+//! `clap::ValueEnum` types).
 
+use std::ffi::OsStr;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 use anyhow::Context;
+use clap::ValueEnum;
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
 
 use crate::heuristic::HeuristicKind;
 use crate::infra::limits;
@@ -77,6 +83,82 @@ pub fn parse_rxc(s: &str) -> anyhow::Result<(usize, usize)> {
         .parse()
         .with_context(|| format!("--size \"{s}\": columns \"{c}\" is not a number"))?;
     Ok((r, c))
+}
+
+/// The parser of a closed value set, a library type's [`ValueEnum`]: `--help` lists the
+/// names on one line (the flag's own help says what they mean; the types' doc comments are
+/// for the library's readers), old spellings (aliases) are accepted unlisted, and any other
+/// value fails while the arguments are parsed, naming the flag, the value and the names.
+pub struct Closed<T> {
+    what: &'static str,
+    values: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Closed<T> {
+    fn clone(&self) -> Self {
+        closed(self.what)
+    }
+}
+
+/// The parser of `T`'s values; `what` names one in messages (`unknown goal "x"`).
+pub fn closed<T>(what: &'static str) -> Closed<T> {
+    Closed {
+        what,
+        values: PhantomData,
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn either(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+impl<T: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Closed<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let flag = arg
+            .and_then(clap::Arg::get_long)
+            .map_or("the value".to_string(), |l| format!("--{l}"));
+        let s = value.to_str().ok_or_else(|| {
+            clap::Error::raw(ErrorKind::InvalidUtf8, format!("{flag}: not UTF-8\n"))
+        })?;
+        T::from_str(s, false).map_err(|_| {
+            let names: Vec<PossibleValue> = T::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value)
+                .filter(|v| !v.is_hide_set())
+                .collect();
+            let names: Vec<&str> = names.iter().map(PossibleValue::get_name).collect();
+            clap::Error::raw(
+                ErrorKind::InvalidValue,
+                format!(
+                    "{flag}: unknown {} \"{s}\": expected {} (possible values: {})\n",
+                    self.what,
+                    either(&names),
+                    names.join(", ")
+                ),
+            )
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            T::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value)
+                .map(|v| v.help(None::<&'static str>)),
+        ))
+    }
 }
 
 #[cfg(test)]

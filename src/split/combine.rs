@@ -26,7 +26,7 @@ use crate::board::{Move, moves_from_str};
 use crate::results::{MeasuredBy, Outcome, Row};
 
 use super::SplitError;
-use super::piece::{PieceFile, PieceState, Position, read_piece};
+use super::file::{PieceFile, PieceState, Position, read_piece};
 use super::plan::Plan;
 use super::queue::{UnitRecord, read_records};
 
@@ -85,6 +85,24 @@ pub struct Combined {
     pub pieces: Vec<PieceSummary>,
     /// The results row.
     pub row: Row,
+}
+
+impl Combined {
+    /// One line on the answer, for the person who combined: the result file, the status,
+    /// the moves and the counts.
+    pub fn summary(&self, dir: &Path) -> String {
+        let r = &self.row;
+        format!(
+            "{}: {} moves {}, {} generated, {} expanded over {} iterations; {}",
+            dir.join("result.csv").display(),
+            r.status,
+            r.moves.map_or("-".into(), |m| m.to_string()),
+            r.nodes_generated.unwrap_or(0),
+            r.nodes_expanded.unwrap_or(0),
+            r.iterations.unwrap_or(0),
+            r.message.as_deref().unwrap_or("")
+        )
+    }
 }
 
 /// What the pieces counted at one bound.

@@ -13,8 +13,8 @@
 //! - [`queue`]: the other way to run pieces (a plan made with `--queue`): in every bound the
 //!   pieces take chunks of the frontier in order from a shared queue of claim files, and a
 //!   bound ends when every chunk's record is written.
-//! - [`session`]: a plan from an instance file into a fresh directory, the pieces a Slurm
-//!   array task stands for, several pieces at once as threads of one process.
+//! - [`run`]: the pieces a Slurm array task stands for, several pieces at once as threads of
+//!   one process.
 //! - [`combine`]: the pieces' counts summed per bound with the tree above the frontier (exactly
 //!   the single-process IDA* counts of every bound all pieces finished), the shortest
 //!   solution replayed on the start board, `result.csv` (one results row) and
@@ -23,11 +23,14 @@
 //! The pieces never talk to each other except through the piece files in the shared
 //! directory; `docs/split.md` is the guide.
 
+mod bound;
 pub mod combine;
+pub mod file;
 pub mod piece;
 pub mod plan;
 pub mod queue;
-pub mod session;
+pub mod run;
+mod slices;
 pub mod step;
 
 use std::path::{Path, PathBuf};

@@ -242,6 +242,21 @@ impl Plan {
         write_json(&plan_path(dir), self)
     }
 
+    /// One line on what was planned, for the person who asked.
+    pub fn summary(&self, dir: &Path) -> String {
+        format!(
+            "planned {} pieces over {} frontier nodes at depth {} (weights from bound {}) in {}",
+            self.pieces,
+            self.frontier.len(),
+            self.depth,
+            self.probe_bound.map_or(
+                "none: the first iteration is over the probe budget".into(),
+                |b| b.to_string()
+            ),
+            plan_path(dir).display()
+        )
+    }
+
     /// Reads `DIR/plan.json` and checks its format and checksum.
     pub fn read(dir: &Path) -> Result<Plan, SplitError> {
         let path = plan_path(dir);
@@ -267,6 +282,46 @@ impl Plan {
         }
         Ok(plan)
     }
+}
+
+/// The instance `id` of an instance file and the file's goal layout (`goal` where the file
+/// does not say it), for a plan of it: an id the file lacks is refused, naming a few it has.
+pub fn instance_in_file(
+    file: &Path,
+    id: &str,
+    goal: Option<Goal>,
+) -> Result<(crate::instances::Instance, Goal), SplitError> {
+    let set = crate::instances::read_instance_file(file, goal)?;
+    let goal = set.shape.goal;
+    let mut ids = set.instances.iter().map(|i| i.id.as_str());
+    let some: Vec<&str> = ids.by_ref().take(5).collect();
+    let more = if ids.next().is_some() { ", ..." } else { "" };
+    match set.instances.iter().position(|i| i.id == id) {
+        Some(at) => Ok((set.instances.into_iter().nth(at).expect("found"), goal)),
+        None => Err(SplitError::Request(format!(
+            "--id {id}: no instance with that id in {} (ids: {}{more})",
+            file.display(),
+            some.join(", ")
+        ))),
+    }
+}
+
+/// Makes the plan of `req` and writes it into `dir` (created if missing), which must not
+/// hold a plan already: the pieces of an old plan may still run there.
+pub fn plan_into(dir: &Path, req: &PlanRequest) -> Result<Plan, SplitError> {
+    std::fs::create_dir_all(dir).map_err(|e| SplitError::File {
+        path: dir.to_path_buf(),
+        what: format!("cannot create the directory (--out): {e}"),
+    })?;
+    if plan_path(dir).exists() {
+        return Err(SplitError::Request(format!(
+            "--out {}: holds a plan already (run its pieces, or choose a new directory)",
+            dir.display()
+        )));
+    }
+    let plan = make_plan(req)?;
+    plan.write(dir)?;
+    Ok(plan)
 }
 
 /// Plans the split of `req`'s search.

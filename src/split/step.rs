@@ -39,6 +39,25 @@ pub const HEARTBEAT_PERIOD: Duration = Duration::from_secs(2);
 /// `bench split piece --stale-after`).
 pub const DEFAULT_STALE_AFTER: Duration = Duration::from_secs(30);
 
+/// How a piece runs besides its limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceOptions {
+    /// Wait before each bound for the other live pieces to cover the bounds below it (see
+    /// `step`; `bench split piece --no-lockstep` turns it off).
+    pub lockstep: bool,
+    /// A piece whose heartbeat has not changed this long is not waited for.
+    pub stale_after: Duration,
+}
+
+impl Default for PieceOptions {
+    fn default() -> PieceOptions {
+        PieceOptions {
+            lockstep: true,
+            stale_after: DEFAULT_STALE_AFTER,
+        }
+    }
+}
+
 const POLL_FIRST: Duration = Duration::from_millis(10);
 const POLL_MAX: Duration = Duration::from_secs(1);
 

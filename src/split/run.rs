@@ -1,97 +1,22 @@
-//! What `bench split plan` and `bench split piece` do beyond their arguments: a plan made from
-//! one instance of an instance file into a fresh split directory, the pieces a Slurm array
-//! task stands for, and several pieces run at once as threads of one process (sharing one
-//! copy of the heuristic's tables).
+//! Running pieces in this process: which pieces a run stands for (`--piece`, else the Slurm
+//! array task's), and several pieces at once as threads of one process, so that they share
+//! one copy of the heuristic's tables (pattern databases) where processes would each load
+//! their own.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::SplitError;
-use super::piece::{PieceFile, PieceOptions, run_piece_with};
-use super::plan::{Plan, PlanRequest, make_plan};
-use crate::board::Goal;
-use crate::heuristic::HeuristicKind;
-use crate::instances::{Instance, read_instance_file};
-use crate::search::{Algorithm, Limits};
+use super::file::PieceFile;
+use super::piece::run_piece_with;
+use super::plan::Plan;
+use super::step::PieceOptions;
+use crate::search::Limits;
 
 /// The environment variable a Slurm array task's index comes in.
 pub const SLURM_TASK_VARIABLE: &str = "SLURM_ARRAY_TASK_ID";
 
 /// Stack of a piece's thread (IDA* recurses once per move of the path).
 const PIECE_STACK: usize = 8 << 20;
-
-/// A plan of one instance of a file, as `bench split plan` takes it.
-#[derive(Debug, Clone)]
-pub struct PlanFromFile {
-    /// The instance file.
-    pub file: PathBuf,
-    /// The instance's id in it.
-    pub id: String,
-    /// The goal layout, where the file does not say it.
-    pub goal: Option<Goal>,
-    /// The search (an IDA*).
-    pub algorithm: Algorithm,
-    /// The heuristic.
-    pub heuristic: HeuristicKind,
-    /// How many pieces.
-    pub pieces: u32,
-    /// The frontier's least size.
-    pub frontier: usize,
-    /// Nodes the balancing probe may generate.
-    pub probe_nodes: u64,
-    /// Any optimal solution will do.
-    pub any_optimal: bool,
-    /// Pieces share a queue of units instead of fixed slices.
-    pub queue: bool,
-}
-
-/// Reads the instance, makes its plan and writes it to `dir` (created if need be; a directory
-/// that holds a plan already is refused, so no run's pieces are ever mixed with another's).
-pub fn plan_into(request: &PlanFromFile, dir: &Path) -> Result<Plan, SplitError> {
-    let set = read_instance_file(&request.file, request.goal)?;
-    let Some(instance) = set.instances.iter().find(|i| i.id == request.id) else {
-        return Err(SplitError::Request(format!(
-            "--id {}: no instance with that id in {} (ids: {})",
-            request.id,
-            request.file.display(),
-            some_ids(&set.instances)
-        )));
-    };
-    std::fs::create_dir_all(dir).map_err(|e| SplitError::File {
-        path: dir.to_path_buf(),
-        what: format!("cannot create the directory (--out): {e}"),
-    })?;
-    if super::plan_path(dir).exists() {
-        return Err(SplitError::Request(format!(
-            "--out {}: holds a plan already (run its pieces, or choose a new directory)",
-            dir.display()
-        )));
-    }
-    let plan = make_plan(&PlanRequest {
-        instance_file: request.file.display().to_string(),
-        instance_id: instance.id.clone(),
-        scramble_moves: instance.scramble_moves,
-        board: instance.board.clone(),
-        goal: set.shape.goal,
-        algorithm: request.algorithm,
-        heuristic: request.heuristic.clone(),
-        pieces: request.pieces,
-        frontier: request.frontier,
-        probe_nodes: request.probe_nodes,
-        any_optimal: request.any_optimal,
-        queue: request.queue,
-    })?;
-    plan.write(dir)?;
-    Ok(plan)
-}
-
-/// The first few ids of a file, for a message.
-fn some_ids(instances: &[Instance]) -> String {
-    let mut s: Vec<&str> = instances.iter().take(5).map(|i| i.id.as_str()).collect();
-    if instances.len() > 5 {
-        s.push("...");
-    }
-    s.join(", ")
-}
 
 /// The pieces `--piece` names (`K`, `A-B` and comma-separated lists of them; pieces are
 /// numbered from 1), ascending, without repeats.
