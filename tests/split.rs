@@ -1219,3 +1219,71 @@ fn queue_units_cut_below_the_frontier_count_what_one_process_counts() {
         assert!((part.from..part.to).contains(&sub), "{what}: {found:?}");
     }
 }
+
+/// `bench split combine` writes `result.csv` with a sidecar as any run's: its run id joins the
+/// row, its one session says whether the search ended, and `bench merge` takes the file (and
+/// refuses it while pieces are missing).
+#[test]
+fn a_combined_result_has_a_sidecar_that_merge_and_report_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let data = common::data_dir().join("korf100.tsv");
+    let out = d.join("s");
+    let (data, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let ok = |o: std::process::Output| {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    ok(bench(&[
+        "split",
+        "plan",
+        "--instances",
+        data,
+        "--id",
+        "79",
+        "--pieces",
+        "2",
+        "--out",
+        out_s,
+        "-q",
+    ]));
+    let sidecar = out.join("result.csv.meta.json");
+    let result = out.join("result.csv");
+    let merged = |name: &str| {
+        bench(&[
+            "merge",
+            result.to_str().unwrap(),
+            "--out",
+            d.join(name).to_str().unwrap(),
+        ])
+    };
+    // Before any piece ran: the session is interrupted, and merge refuses the file.
+    let o = bench(&["split", "combine", "--out", out_s, "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
+    assert_eq!(meta["sessions"][0]["status"], "interrupted", "{meta}");
+    assert!(!merged("early.csv").status.success());
+    ok(bench(&[
+        "split", "piece", "--out", out_s, "--piece", "1-2", "-q",
+    ]));
+    ok(bench(&["split", "combine", "--out", out_s, "-q"]));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
+    let csv = std::fs::read_to_string(&result).unwrap();
+    let run_id = meta["run_id"].as_str().unwrap();
+    assert!(run_id.starts_with("split-"), "{meta}");
+    assert!(csv.lines().nth(1).unwrap().starts_with(run_id), "{csv}");
+    assert_eq!(meta["sessions"][0]["status"], "complete", "{meta}");
+    assert_eq!(meta["jobs_planned"], 1);
+    assert_eq!(meta["instance_files"][0]["rows"], 4);
+    assert_eq!(meta["instance_files"][0]["goal"], "blank-first");
+    assert_eq!(meta["algorithms"][0], "idastar");
+    // The instance file's checksum is the file's own (64 hex digits).
+    assert_eq!(
+        meta["instance_files"][0]["sha256"].as_str().unwrap().len(),
+        64
+    );
+    ok(merged("m.csv"));
+    let m = std::fs::read_to_string(d.join("m.csv")).unwrap();
+    assert_eq!(m.lines().count(), 2, "{m}");
+}

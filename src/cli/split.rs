@@ -12,7 +12,7 @@ use super::values::{DurationLimit, parse_duration_limit};
 use crate::heuristic::HeuristicKind;
 use crate::infra::output::note;
 use crate::search::{Algorithm, Limits, Outcome};
-use crate::split::combine::{combine, write_combined};
+use crate::split::combine::{combine, write_combined, write_result_sidecar};
 use crate::split::piece::{PieceFile, PieceOptions};
 use crate::split::plan::{Plan, PlanRequest, instance_in_file, plan_into};
 use crate::split::run::{PieceList, SLURM_TASK_VARIABLE, pieces_to_run, run_pieces};
@@ -203,6 +203,7 @@ fn piece(a: PieceArgs) -> anyhow::Result<i32> {
 fn combined(a: CombineArgs) -> anyhow::Result<i32> {
     let c = combine(&a.dir.out)?;
     write_combined(&a.dir.out, &c)?;
+    write_result_sidecar(&a.dir.out, &c, std::env::args().collect())?;
     if !a.quiet.quiet {
         note(format_args!("{}\n", c.summary(&a.dir.out)));
     }

@@ -17,7 +17,9 @@ pub const EXTERNAL_HEURISTIC: &str = "-";
 /// records in its `algorithm` and `heuristic` columns ([`Row::pair`]), and what `bench report`
 /// groups and compares by. Displays as `algorithm/heuristic`, the text of the tables and of
 /// `--compare`. Ordered by algorithm, then heuristic.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Pair {
     /// The `algorithm` column: a built-in algorithm's name or an external solver's.
     pub algorithm: String,

@@ -10,49 +10,18 @@ use super::row::{JobKey, Row};
 use super::{HEADER, SCHEMA_VERSION};
 
 /// Writes rows to a CSV sink, refusing a second row for a job key it has seen.
-pub struct RowWriter {
-    writer: csv::Writer<Box<dyn Write + Send>>,
+pub struct RowWriter<W: Write = Box<dyn Write + Send>> {
+    writer: csv::Writer<W>,
     keys: HashSet<JobKey>,
 }
 
-impl RowWriter {
-    /// Writes to stdout, starting with the header.
-    pub fn stdout() -> io::Result<RowWriter> {
-        RowWriter::start(Box::new(io::stdout()), HashSet::new(), true)
+impl<W: Write> RowWriter<W> {
+    /// Writes to a new `sink` (a file being written, a buffer), starting with the header.
+    pub fn new(sink: W) -> io::Result<RowWriter<W>> {
+        RowWriter::start(sink, HashSet::new(), true)
     }
 
-    /// Writes to `file`, an open results file whose content was read as `existing`: a torn
-    /// last line is cut off first; a file without a complete header is started over (it can
-    /// only hold blank lines or a torn header), else rows are appended after `existing`'s,
-    /// which must be of this schema version (rows of two versions never share a file).
-    pub fn append(mut file: File, existing: &ResultsFile) -> io::Result<RowWriter> {
-        if let Some(v) = existing.version.filter(|&v| v != SCHEMA_VERSION) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "cannot append rows of schema version {SCHEMA_VERSION} to a file of version {v}"
-                ),
-            ));
-        }
-        let len = file.seek(SeekFrom::End(0))?;
-        let keep = match (existing.version, existing.torn) {
-            (None, _) => 0,
-            (Some(_), Some(t)) => len - t.bytes as u64,
-            (Some(_), None) => len,
-        };
-        if keep < len {
-            file.set_len(keep)?;
-        }
-        file.seek(SeekFrom::End(0))?;
-        let keys = existing.rows.iter().map(|(_, r)| r.key()).collect();
-        RowWriter::start(Box::new(file), keys, existing.version.is_none())
-    }
-
-    fn start(
-        sink: Box<dyn Write + Send>,
-        keys: HashSet<JobKey>,
-        header: bool,
-    ) -> io::Result<RowWriter> {
+    fn start(sink: W, keys: HashSet<JobKey>, header: bool) -> io::Result<RowWriter<W>> {
         let mut w = RowWriter {
             writer: csv::WriterBuilder::new()
                 .has_headers(false)
@@ -81,6 +50,48 @@ impl RowWriter {
                 other => io::Error::other(format!("{other:?}")),
             })?;
         self.writer.flush()
+    }
+}
+
+impl RowWriter {
+    /// Writes to stdout, starting with the header.
+    pub fn stdout() -> io::Result<RowWriter> {
+        RowWriter::start(
+            Box::new(io::stdout()) as Box<dyn Write + Send>,
+            HashSet::new(),
+            true,
+        )
+    }
+
+    /// Writes to `file`, an open results file whose content was read as `existing`: a torn
+    /// last line is cut off first; a file without a complete header is started over (it can
+    /// only hold blank lines or a torn header), else rows are appended after `existing`'s,
+    /// which must be of this schema version (rows of two versions never share a file).
+    pub fn append(mut file: File, existing: &ResultsFile) -> io::Result<RowWriter> {
+        if let Some(v) = existing.version.filter(|&v| v != SCHEMA_VERSION) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "cannot append rows of schema version {SCHEMA_VERSION} to a file of version {v}"
+                ),
+            ));
+        }
+        let len = file.seek(SeekFrom::End(0))?;
+        let keep = match (existing.version, existing.torn) {
+            (None, _) => 0,
+            (Some(_), Some(t)) => len - t.bytes as u64,
+            (Some(_), None) => len,
+        };
+        if keep < len {
+            file.set_len(keep)?;
+        }
+        file.seek(SeekFrom::End(0))?;
+        let keys = existing.rows.iter().map(|(_, r)| r.key()).collect();
+        RowWriter::start(
+            Box::new(file) as Box<dyn Write + Send>,
+            keys,
+            existing.version.is_none(),
+        )
     }
 }
 

@@ -281,7 +281,7 @@ pub(super) fn record_bound(
             PieceState::Solved
         }
         BoundEnd::Stopped(s) => {
-            partial.stopped = Some(s.name().to_string());
+            partial.stopped = Some(s);
             PieceState::Stopped
         }
         BoundEnd::Cut(s) => {

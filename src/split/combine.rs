@@ -20,10 +20,10 @@
 //! pieces completed than pieces.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::board::{Move, moves_from_str};
-use crate::results::{MeasuredBy, Outcome, Row};
+use crate::results::{MeasuredBy, Outcome, Row, RowWriter};
 
 use super::SplitError;
 use super::file::{PieceFile, PieceState, Position, read_piece};
@@ -147,9 +147,7 @@ fn at_bound(files: &[Option<PieceFile>], bound: u32) -> AtBound {
             if let (Some(node), Some(s)) = (p.node, &p.solution) {
                 a.solutions.push((Position { node, sub: p.sub }, s.clone()));
             }
-            if let Some(s) = &p.stopped {
-                a.stopped = a.stopped.or_else(|| stopped_status(s));
-            }
+            a.stopped = a.stopped.or(p.stopped.filter(|s| s.is_limit()));
             a.cut += u32::from(p.cut.is_some());
         }
     }
@@ -186,24 +184,11 @@ fn at_bound_queue(
         a.completed = plan.pieces;
     }
     for p in files.iter().flatten().filter_map(|f| f.partial.as_ref()) {
-        if p.bound == bound
-            && let Some(s) = &p.stopped
-        {
-            a.stopped = a.stopped.or_else(|| stopped_status(s));
+        if p.bound == bound {
+            a.stopped = a.stopped.or(p.stopped.filter(|s| s.is_limit()));
         }
     }
     Ok(a)
-}
-
-fn stopped_status(name: &str) -> Option<Outcome> {
-    [
-        Outcome::Timeout,
-        Outcome::NodeLimit,
-        Outcome::MemoryLimit,
-        Outcome::DepthLimit,
-    ]
-    .into_iter()
-    .find(|s| s.name() == name)
 }
 
 /// Combines the pieces of the plan in `dir`.
@@ -250,7 +235,7 @@ pub fn combine(dir: &Path) -> Result<Combined, SplitError> {
         Some(s) => {
             let moves = moves_from_str(&s)
                 .map_err(|e| SplitError::Request(format!("a piece's solution {s}: {e}")))?;
-            if !board.replay_reaches_goal(&moves, plan.goal) {
+            if !board.replay_reaches_goal(&moves, plan.shape.goal) {
                 return Err(SplitError::Request(format!(
                     "internal error: the pieces' solution {s} does not reach the goal"
                 )));
@@ -370,12 +355,12 @@ fn make_row(
         run_id: format!("split-{}", &plan.checksum[..12]),
         instance_file: plan.instance_file.clone(),
         instance_id: plan.instance_id.clone(),
-        rows: plan.rows as u32,
-        cols: plan.cols as u32,
-        goal: plan.goal,
+        rows: plan.shape.rows as u32,
+        cols: plan.shape.cols as u32,
+        goal: plan.shape.goal,
         scramble_moves: plan.scramble_moves,
-        algorithm: plan.algorithm.clone(),
-        heuristic: plan.heuristic.clone(),
+        algorithm: plan.pair.algorithm.clone(),
+        heuristic: plan.pair.heuristic.clone(),
         repetition: 1,
         status: outcome,
         moves: moves.as_ref().map(|m| m.len() as u32),
@@ -411,10 +396,7 @@ pub fn write_combined(dir: &Path, c: &Combined) -> Result<(), SplitError> {
     };
     let result = dir.join("result.csv");
     crate::infra::output::write_replacing(&result, |w| {
-        let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(w);
-        csv.write_record(crate::results::header_line().split(','))?;
-        csv.serialize(&c.row)?;
-        csv.flush()?;
+        RowWriter::new(w)?.write(&c.row)?;
         Ok(())
     })
     .map_err(|e| io(&result, e))?;
@@ -450,4 +432,71 @@ pub fn write_combined(dir: &Path, c: &Combined) -> Result<(), SplitError> {
         Ok(())
     })
     .map_err(|e| io(&pieces, e))
+}
+
+/// Writes the sidecar of `DIR/result.csv` (`result.csv.meta.json`, atomically), so that
+/// `bench merge` and `bench report` take the split's row as any run's: one job of one
+/// algorithm and heuristic on one instance, its session `complete` when the search ended
+/// (solved or stopped by a limit) and `interrupted` while pieces are missing or running.
+/// `command_line` is the combine's; the instance file's checksum is taken when the file is
+/// where the plan names it, else left empty.
+pub fn write_result_sidecar(
+    dir: &Path,
+    c: &Combined,
+    command_line: Vec<String>,
+) -> Result<PathBuf, SplitError> {
+    use crate::infra::provenance::{Build, Host, now_rfc3339, sha256_file, sidecar_path};
+    use crate::results::meta::{InstanceFileMeta, Meta, Session, SessionStatus};
+    let r = &c.row;
+    let now = now_rfc3339();
+    let status = match c.status {
+        Some(_) => SessionStatus::Complete,
+        None => SessionStatus::Interrupted,
+    };
+    let meta = Meta {
+        schema_version: crate::results::SCHEMA_VERSION,
+        run_id: r.run_id.clone(),
+        program: Build::current(),
+        command_line: command_line.clone(),
+        threads: 1,
+        limits: crate::search::Limits::default(),
+        job_order_seed: 0,
+        shard: None,
+        algorithms: vec![r.algorithm.clone()],
+        heuristics: vec![r.heuristic.clone()],
+        repeat: 1,
+        solvers: Vec::new(),
+        isolate: false,
+        cpu_limit_ms: None,
+        warmup: 0,
+        jobs_planned: 1,
+        host: Host::current(),
+        instance_files: vec![InstanceFileMeta {
+            path: r.instance_file.clone(),
+            sha256: sha256_file(Path::new(&r.instance_file)).unwrap_or_default(),
+            instances: 1,
+            shape: crate::board::Shape::new(r.rows as usize, r.cols as usize, r.goal),
+            skipped_unsolvable: Vec::new(),
+        }],
+        start_time: now.clone(),
+        end_time: Some(now.clone()),
+        sessions: vec![Session {
+            command_line,
+            program: Build::current(),
+            threads: 1,
+            start_time: now.clone(),
+            end_time: Some(now),
+            jobs_to_run: 1,
+            rows_written: 1,
+            status,
+            pid: Some(std::process::id()),
+            hostname: Host::current().hostname,
+        }],
+    };
+    let path = sidecar_path(&dir.join("result.csv"));
+    crate::infra::output::write_sidecar(&path, &meta).map_err(|e| SplitError::File {
+        path: path.clone(),
+        what: format!("cannot write: {e}"),
+    })?;
+    Ok(path)
 }

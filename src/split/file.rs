@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::plan::Plan;
 use super::{SplitError, piece_path, read_json};
+use crate::search::Outcome;
 
 /// The format tag of piece files.
 pub const PIECE_FORMAT: &str = "npuzzle-split-piece/1";
@@ -74,8 +75,9 @@ pub struct PartialIteration {
     pub sub: u32,
     /// The solution from the start (U/D/L/R), if found.
     pub solution: Option<String>,
-    /// The limit that stopped it, if any (`timeout`, `node-limit`, ...).
-    pub stopped: Option<String>,
+    /// The limit that stopped it, if any (written as the results' `status` spells it:
+    /// `timeout`, `node-limit`, ...).
+    pub stopped: Option<Outcome>,
     /// The other piece's solution that made the rest of this bound unnecessary, if any: one
     /// at a smaller bound, or at this bound under an earlier frontier node (the piece's
     /// frontier nodes after it were not searched in this bound).

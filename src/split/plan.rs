@@ -23,8 +23,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::board::{Board, Goal, moves_from_str, moves_to_string};
+use crate::board::{Board, Goal, Shape, moves_from_str, moves_to_string};
 use crate::heuristic::HeuristicKind;
+use crate::results::Pair;
 use crate::search::subtree::{Expansion, Subtrees};
 use crate::search::{Algorithm, Limits, thread_cpu_time};
 
@@ -118,18 +119,15 @@ pub struct Plan {
     pub instance_id: String,
     /// The random walk the instance was generated with, if known.
     pub scramble_moves: Option<u32>,
-    /// Board rows.
-    pub rows: usize,
-    /// Board columns.
-    pub cols: usize,
-    /// Goal layout.
-    pub goal: Goal,
+    /// The board's size and goal layout (the keys `rows`, `cols`, `goal`).
+    #[serde(flatten)]
+    pub shape: Shape,
     /// The start board's tiles, row by row (0 is the blank).
     pub tiles: Vec<u32>,
-    /// The algorithm's name.
-    pub algorithm: String,
-    /// The heuristic's name.
-    pub heuristic: String,
+    /// The search's algorithm and heuristic, as a results row names them (the keys
+    /// `algorithm`, `heuristic`).
+    #[serde(flatten)]
+    pub pair: Pair,
     /// How many pieces.
     pub pieces: u32,
     /// The frontier's depth.
@@ -171,25 +169,25 @@ pub struct Plan {
 impl Plan {
     /// The start board.
     pub fn board(&self) -> Result<Board, SplitError> {
-        Board::new(self.rows, self.cols, self.tiles.clone())
+        Board::new(self.shape.rows, self.shape.cols, self.tiles.clone())
             .map_err(|e| SplitError::Request(format!("the plan's board is not a board: {e}")))
     }
 
     /// The algorithm.
     pub fn algorithm(&self) -> Result<Algorithm, SplitError> {
-        self.algorithm.parse().map_err(SplitError::Request)
+        self.pair.algorithm.parse().map_err(SplitError::Request)
     }
 
     /// The heuristic.
     pub fn heuristic(&self) -> Result<HeuristicKind, SplitError> {
-        self.heuristic.parse().map_err(SplitError::Request)
+        self.pair.heuristic.parse().map_err(SplitError::Request)
     }
 
     /// The board prepared for the plan's search (heuristic built or loaded).
     pub fn subtrees(&self) -> Result<Subtrees, SplitError> {
         Ok(Subtrees::new(
             &self.board()?,
-            self.goal,
+            self.shape.goal,
             self.algorithm()?,
             &self.heuristic()?,
         )?)
@@ -364,12 +362,9 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
         instance_file: req.instance_file.clone(),
         instance_id: req.instance_id.clone(),
         scramble_moves: req.scramble_moves,
-        rows: req.board.rows(),
-        cols: req.board.cols(),
-        goal: req.goal,
+        shape: Shape::new(req.board.rows(), req.board.cols(), req.goal),
         tiles: req.board.tiles().to_vec(),
-        algorithm: req.algorithm.name(),
-        heuristic: req.heuristic.name(),
+        pair: Pair::new(&req.algorithm.name(), &req.heuristic.name()),
         pieces: req.pieces,
         depth: depth as u32,
         initial_bound,
