@@ -918,10 +918,16 @@ fn the_architecture_picture_is_drawn_from_the_imports() {
 fn the_architecture_guide_is_short_and_names_every_module() {
     let text = std::fs::read_to_string(src_dir().join("../docs/ARCHITECTURE.md")).unwrap();
     let words = text.split_whitespace().count();
-    assert!(words <= 600, "docs/ARCHITECTURE.md has {words} words (at most 600)");
+    assert!(
+        words <= 600,
+        "docs/ARCHITECTURE.md has {words} words (at most 600)"
+    );
     for (_, modules) in LAYERS {
         for m in *modules {
-            assert!(text.contains(&format!("`{m}")), "docs/ARCHITECTURE.md does not name {m}");
+            assert!(
+                text.contains(&format!("`{m}")),
+                "docs/ARCHITECTURE.md does not name {m}"
+            );
         }
     }
 }

@@ -762,8 +762,9 @@ fn replay_solutions(
             continue;
         }
         let idx = instance_index[&r.instance_key()];
-        let (rows, cols) = (r.rows as usize, r.cols as usize);
-        if rows * cols > MAX_PLAYBACK_CELLS {
+        let shape = r.shape();
+        let (rows, cols) = (shape.rows, shape.cols);
+        if shape.cells() > MAX_PLAYBACK_CELLS {
             unplayable.too_large += 1;
             continue;
         }

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Goal;
+use crate::board::{Goal, Shape};
 
 use super::Pair;
 pub use crate::search::Outcome;
@@ -122,6 +122,12 @@ pub struct Row {
 }
 
 impl Row {
+    /// The board's size and goal layout (the `rows`, `cols` and `goal` columns; three
+    /// columns of their own in the CSV, which has no nested values).
+    pub fn shape(&self) -> Shape {
+        Shape::new(self.rows as usize, self.cols as usize, self.goal)
+    }
+
     /// The row's job key.
     pub fn key(&self) -> JobKey {
         JobKey {

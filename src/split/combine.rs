@@ -475,7 +475,7 @@ pub fn write_result_sidecar(
             path: r.instance_file.clone(),
             sha256: sha256_file(Path::new(&r.instance_file)).unwrap_or_default(),
             instances: 1,
-            shape: crate::board::Shape::new(r.rows as usize, r.cols as usize, r.goal),
+            shape: r.shape(),
             skipped_unsolvable: Vec::new(),
         }],
         start_time: now.clone(),
