@@ -38,6 +38,9 @@ pub trait TileInt:
 {
     /// `i` as a tile (`i` fits: the capacity was chosen for the board).
     fn from_index(i: usize) -> Self;
+    /// The tiles as bytes, when a tile is one (what a caller's function sees, see
+    /// `heuristic::custom`).
+    fn as_bytes(tiles: &[Self]) -> Option<&[u8]>;
 }
 
 impl TileInt for u8 {
@@ -45,12 +48,20 @@ impl TileInt for u8 {
     fn from_index(i: usize) -> u8 {
         i as u8
     }
+    #[inline(always)]
+    fn as_bytes(tiles: &[u8]) -> Option<&[u8]> {
+        Some(tiles)
+    }
 }
 
 impl TileInt for u16 {
     #[inline(always)]
     fn from_index(i: usize) -> u16 {
         i as u16
+    }
+    #[inline(always)]
+    fn as_bytes(_: &[u16]) -> Option<&[u8]> {
+        None
     }
 }
 

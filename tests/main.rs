@@ -10,6 +10,7 @@ mod cli_pdb;
 mod cli_vocabulary;
 mod cluster_plan;
 mod common;
+mod custom_heuristic;
 mod docs;
 mod duplicates;
 mod external;

@@ -195,7 +195,8 @@ def solve(
         heuristic: a name from :data:`HEURISTICS` (default ``"linear-conflict"``), or a Python
             function ``f(board) -> int`` that gets a position as a 2-D int64 numpy array and
             returns a lower bound on its distance to the goal (A*, greedy, weighted A*, IDA*,
-            weighted IDA*; boards of at most 64 cells; ``algorithm`` defaults to
+            weighted IDA*: the serial algorithms that use a heuristic; boards of at most 256
+            cells; ``algorithm`` defaults to
             ``"idastar"``). It is called once per generated node: see docs/python.md for
             its cost.
         goal: ``"blank-last"`` (default) or ``"blank-first"``.

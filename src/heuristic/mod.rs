@@ -7,6 +7,7 @@
 //! ([`with_heuristic!`](crate::with_heuristic)) and then run a loop monomorphised for that
 //! heuristic (via [`Heuristic`]), so no dynamic dispatch happens per node.
 
+pub mod custom;
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
@@ -21,6 +22,7 @@ use thiserror::Error;
 use crate::geometry::{
     Capacity, Geometry, Large, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Small, TileInt,
 };
+pub use custom::{Custom, CustomEstimate, MAX_CUSTOM_CELLS};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::{GridManhattan, Manhattan};
 pub use misplaced::Misplaced;
@@ -43,6 +45,9 @@ pub enum HeuristicKind {
     WalkingDistance,
     /// `pdb[:PARTITION][:noreflect][:compact]`: additive disjoint pattern databases (see [`pdb`]).
     Pdb(PdbSpec),
+    /// A function the caller gives at run time (see [`custom`]); no command-line name parses
+    /// to it.
+    Custom(Custom),
 }
 
 impl HeuristicKind {
@@ -58,6 +63,7 @@ impl HeuristicKind {
     pub fn name(&self) -> String {
         match self {
             HeuristicKind::Pdb(spec) => spec.to_string(),
+            HeuristicKind::Custom(custom) => custom.name().to_string(),
             simple => HEURISTICS
                 .iter()
                 .find(|e| e.kind.as_ref() == Some(simple))
@@ -340,6 +346,8 @@ pub enum Built<C: Heuristics = Small> {
     WalkingDistance(C::WalkingDistance),
     /// Additive pattern databases.
     Pdb(C::Pdb),
+    /// The caller's function (boards of at most [`MAX_CUSTOM_CELLS`] cells).
+    Custom(CustomEstimate),
 }
 
 impl<C: Heuristics> Built<C> {
@@ -381,6 +389,10 @@ macro_rules! with_heuristic {
                 let $h = x;
                 $body
             }
+            $crate::heuristic::Built::Custom(x) => {
+                let $h = x;
+                $body
+            }
         }
     };
 }
@@ -417,5 +429,6 @@ pub fn build<C: Heuristics>(
         HeuristicKind::LinearConflict => Built::LinearConflict(C::linear_conflict(geometry)),
         HeuristicKind::WalkingDistance => Built::WalkingDistance(C::walking_distance(geometry)?),
         HeuristicKind::Pdb(spec) => Built::Pdb(C::pdb(spec, geometry)?),
+        HeuristicKind::Custom(custom) => Built::Custom(custom.bind(geometry)?),
     })
 }

@@ -277,25 +277,6 @@ impl<C: Storage, H: Heuristic<C>> StoredJob<C> for Job<'_, C, H> {
     }
 }
 
-/// [`run`] with a heuristic the caller made ([`super::custom`]): its own monomorphisation,
-/// so the built-in heuristics' loops are untouched.
-pub(crate) fn run_generic<H: Heuristic>(
-    geometry: &Geometry,
-    start: &crate::geometry::Tiles,
-    h: &H,
-    limits: &Limits,
-    priority: Priority,
-) -> RawOutcome {
-    let job = Job {
-        geometry,
-        start,
-        h,
-        limits,
-        priority,
-    };
-    crate::geometry::Small::stored(geometry.cells, job)
-}
-
 /// Picks the open list (buckets for integer f, a heap otherwise) and the memo storage.
 fn run_ordered<C: Capacity, P: Positions<C>, H: Heuristic<C>>(
     geometry: &Geometry<C>,

@@ -32,7 +32,6 @@
 mod astar;
 mod bfs;
 mod bibfs;
-pub mod custom;
 mod idastar;
 mod limits;
 mod outcome;
@@ -103,6 +102,15 @@ pub enum SolveError {
     /// The heuristic does not exist for this board.
     #[error(transparent)]
     Heuristic(#[from] HeuristicError),
+    /// A caller's function was given to an algorithm that uses no heuristic.
+    #[error(
+        "{algorithm} does not take a heuristic given as a function: it uses none; \
+         give it to an algorithm that does (astar, greedy, wastar:W, idastar, wida:W, ...)"
+    )]
+    FunctionToBlind {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
     /// The polynomial solver refused the board (too long a solution to store) or failed.
     #[error(transparent)]
     Approx(#[from] crate::approx::ApproxError),
@@ -166,6 +174,9 @@ pub fn solve(
     limits: &Limits,
 ) -> Result<SolveReport, SolveError> {
     board.check_solvable(goal).map_err(SolveError::Unsolvable)?;
+    if matches!(heuristic, HeuristicKind::Custom(_)) && algorithm.is_blind() {
+        return Err(SolveError::FunctionToBlind { algorithm });
+    }
     if algorithm == Algorithm::Approx {
         return solve_approx(board, goal);
     }

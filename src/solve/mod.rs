@@ -359,7 +359,9 @@ fn solve_typed(
         e @ (SolveError::TooLarge { .. } | SolveError::Approx(_)) => {
             Reply::Rejected(Rejection::new(e.to_string()))
         }
-        e @ SolveError::Heuristic(_) => Reply::Usage(e.to_string()),
+        e @ (SolveError::Heuristic(_) | SolveError::FunctionToBlind { .. }) => {
+            Reply::Usage(e.to_string())
+        }
         e @ SolveError::InvalidSolution { .. } => Reply::Internal(e.to_string()),
     })
 }

@@ -394,22 +394,6 @@ impl<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool> Iterations for Serial<'
     }
 }
 
-/// [`run`] with a heuristic the caller made ([`super::custom`]): its own monomorphisation,
-/// so the built-in heuristics' loops are untouched.
-pub(crate) fn run_generic<H: Heuristic>(
-    geometry: &Geometry,
-    start: &Tiles,
-    h: &H,
-    limits: &Limits,
-    weight: Option<u32>,
-    automaton: Option<&MoveAutomaton>,
-) -> RawOutcome {
-    match weight {
-        None => run_with::<_, _, false>(geometry, start, h, limits, 100, automaton),
-        Some(w) => run_with::<_, _, true>(geometry, start, h, limits, w, automaton),
-    }
-}
-
 fn run_with<C: Capacity, H: Heuristic<C>, const WEIGHTED: bool>(
     geometry: &Geometry<C>,
     start: &C::Tiles,
