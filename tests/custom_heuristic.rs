@@ -54,7 +54,11 @@ fn a_function_equal_to_manhattan_counts_the_nodes_of_the_builtin_one() {
     for (board, length) in &cases {
         let ours_kind = manhattan_function(board.cols());
         // On the 256-cell board the unbounded greedy searches wander past the stored depth.
-        let count = if board.cells() > 100 { 2 } else { algorithms.len() };
+        let count = if board.cells() > 100 {
+            2
+        } else {
+            algorithms.len()
+        };
         for &algorithm in &algorithms[..count] {
             let limits = Limits::default();
             let ours = solve(board, Goal::BlankLast, algorithm, &ours_kind, &limits).unwrap();

@@ -345,6 +345,39 @@ fn a_24_puzzle_with_pattern_databases_splits_exactly() {
     }
 }
 
+/// Boards past 64 cells split as the 4 x 4 does: a 9 x 9 (bytes a tile) and a 17 x 16 (two
+/// bytes a tile), fixed slices and the queue, against the single-process search.
+#[test]
+fn boards_past_64_cells_split_exactly() {
+    for (rows, cols, len, seed) in [(9, 9, 44, 5), (17, 16, 40, 9)] {
+        let tiles = common::large::random_walk(rows, cols, Goal::BlankLast, len, seed);
+        let board = Board::new(rows, cols, tiles.iter().map(|&t| u32::from(t)).collect()).unwrap();
+        for (algorithm, h, queue) in [
+            (Algorithm::Idastar, HeuristicKind::Manhattan, false),
+            (Algorithm::IdastarFsm, HeuristicKind::LinearConflict, true),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut req = request(&board, Goal::BlankLast, algorithm, h.clone(), 4);
+            req.queue = queue;
+            let c = split_run(dir.path(), &req);
+            let single = solve(&board, Goal::BlankLast, algorithm, &h, &Limits::default()).unwrap();
+            let what = format!("{rows} x {cols} walk {len}, {algorithm} + {h}, queue {queue}");
+            assert!(
+                single.per_iteration.len() >= 2,
+                "{what}: too easy to test anything"
+            );
+            assert_accounting(&c, &single.per_iteration, &what);
+            let moves = c.moves.as_ref().unwrap();
+            assert_eq!(
+                Some(moves.len()),
+                single.moves.as_ref().map(Vec::len),
+                "{what}"
+            );
+            assert!(board.replay_reaches_goal(moves, Goal::BlankLast), "{what}");
+        }
+    }
+}
+
 /// Pieces stopped by a node limit keep their finished bounds; the combination then says how
 /// far the search got (status, lower bound, the unfinished bound); rerun, the pieces continue
 /// and the answer is the uninterrupted one.

@@ -223,6 +223,19 @@ def test_a_python_manhattan_counts_the_nodes_of_the_builtin_one(bench, tmp_path,
         replay_ok(ours)
 
 
+def test_a_python_heuristic_takes_boards_past_64_cells(bench, tmp_path):
+    path = tmp_path / "big.txt"
+    run_bench(bench, "gen", "--rows", 9, "--cols", 9, "--moves", 30, "--count", 2, "--seed", 3, "--out", path, "--quiet")
+    for board in parse_instance_file(path):
+        ours = npuzzle.solve(board, algorithm="astar", heuristic=manhattan_blank_last)
+        builtin = npuzzle.solve(board, algorithm="astar", heuristic="manhattan")
+        for key in ("length", "moves", "nodes_expanded", "nodes_generated", "initial_h"):
+            assert getattr(ours, key) == getattr(builtin, key), key
+        replay_ok(ours)
+    with pytest.raises(ValueError, match="at most 256 cells"):
+        npuzzle.solve(goal_board(17, 16).tolist(), heuristic=manhattan_blank_last)
+
+
 def test_python_heuristic_errors_and_limits():
     def broken(board):
         raise ZeroDivisionError("oops")
@@ -233,6 +246,8 @@ def test_python_heuristic_errors_and_limits():
         npuzzle.solve(HARDEST_8, heuristic=lambda b: -1)
     with pytest.raises(ValueError, match="does not take a heuristic given as a function"):
         npuzzle.solve(HARDEST_8, algorithm="bfs", heuristic=manhattan_blank_last)
+    with pytest.raises(ValueError, match="runs on several threads"):
+        npuzzle.solve(HARDEST_8, algorithm="idastar-par", heuristic=manhattan_blank_last)
     limited = npuzzle.solve(HARDEST_8, heuristic=lambda b: 0, max_nodes=500)
     assert limited.status == "node-limit" and "--max-nodes 500" in limited.message
 

@@ -333,14 +333,6 @@ pub fn make_plan(req: &PlanRequest) -> Result<Plan, SplitError> {
     ) {
         return Err(SplitError::Algorithm(req.algorithm.name()));
     }
-    if req.board.cells() > crate::geometry::MAX_EXACT_CELLS {
-        return Err(SplitError::Request(format!(
-            "a split search handles boards of at most {} cells; this one is {} x {}",
-            crate::geometry::MAX_EXACT_CELLS,
-            req.board.rows(),
-            req.board.cols()
-        )));
-    }
     if req.pieces == 0 {
         return Err(SplitError::Request("--pieces must be at least 1".into()));
     }

@@ -14,22 +14,38 @@
 //!
 //! A frontier node is named by the moves from the start to it; its position, heuristic state
 //! and automaton state are replayed from the start along them, the way IDA* reaches it.
+//!
+//! Boards of every size the exact searches take: [`Subtrees`] holds one board's cut for its
+//! capacity behind a trait object, called once per frontier node (never per search node).
 
 use crate::board::{Board, Goal, Move};
-use crate::geometry::{Geometry, MAX_EXACT_CELLS, Tiles};
+use crate::geometry::{Capacity, Geometry, MAX_EXACT_CELLS, MAX_LARGE_CELLS, Small};
 use crate::heuristic::{self, Built, Heuristic, HeuristicKind};
 use crate::with_heuristic;
 
 use super::Ida;
 use super::duplicates::MoveAutomaton;
+use crate::search::storage::Storage;
 use crate::search::{Algorithm, Budget, Limits, Outcome, SolveError, moves_between_blanks};
 
 /// One start board prepared for split IDA*: its geometry, the built heuristic and the pruning
-/// (the move back only, or the duplicate automaton).
+/// (the move back only, or the duplicate automaton), for the board's capacity.
 pub struct Subtrees {
-    geometry: Geometry,
-    built: Built,
-    start: Tiles,
+    cut: Box<dyn Cut>,
+}
+
+/// What [`Subtrees`] does, for one capacity (see the public methods' documentation).
+trait Cut: Send + Sync {
+    fn initial_bound(&self) -> u32;
+    fn expand_below(&self, moves: &[Move], depth: usize) -> Expansion;
+    fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount;
+}
+
+/// [`Subtrees`] on a board of capacity `C`.
+struct CutOf<C: Storage> {
+    geometry: Geometry<C>,
+    built: Built<C>,
+    start: C::Tiles,
     automaton: Option<&'static MoveAutomaton>,
 }
 
@@ -89,27 +105,26 @@ impl Subtrees {
         heuristic: &HeuristicKind,
     ) -> Result<Subtrees, SolveError> {
         board.check_solvable(goal).map_err(SolveError::Unsolvable)?;
-        if board.cells() > MAX_EXACT_CELLS {
+        let cells = board.cells();
+        let cut: Box<dyn Cut> = if cells <= MAX_EXACT_CELLS {
+            Box::new(CutOf::<Small>::new(board, goal, algorithm, heuristic)?)
+        } else if cells <= MAX_LARGE_CELLS {
+            crate::with_large_capacity!(cells, C => {
+                Box::new(CutOf::<C>::new(board, goal, algorithm, heuristic)?)
+            })
+        } else {
             return Err(SolveError::TooLarge {
                 algorithm,
                 rows: board.rows(),
                 cols: board.cols(),
             });
-        }
-        let geometry = Geometry::new(board.rows(), board.cols(), goal);
-        let built = heuristic::build(heuristic, &geometry)?;
-        let start = geometry.compact_tiles(board);
-        Ok(Subtrees {
-            automaton: crate::search::automaton(algorithm),
-            geometry,
-            built,
-            start,
-        })
+        };
+        Ok(Subtrees { cut })
     }
 
     /// The first iteration's bound: the heuristic's estimate of the start.
     pub fn initial_bound(&self) -> u32 {
-        self.built.estimate(&self.geometry, &self.start)
+        self.cut.initial_bound()
     }
 
     /// The tree IDA* searches, down to `depth` moves, regardless of any bound.
@@ -123,10 +138,49 @@ impl Subtrees {
     /// start). Summing what the two count in an iteration gives what [`Subtrees::iterate`]
     /// counts below the node, as for [`Subtrees::expand`]'s cut.
     pub fn expand_below(&self, moves: &[Move], depth: usize) -> Expansion {
+        self.cut.expand_below(moves, depth)
+    }
+
+    /// One IDA* iteration with `bound` below the node `moves` from the start (a frontier node
+    /// of [`Subtrees::expand`]), under `limits`.
+    pub fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount {
+        self.cut.iterate(moves, bound, limits)
+    }
+}
+
+impl<C: Storage> Cut for CutOf<C> {
+    fn initial_bound(&self) -> u32 {
+        self.built.estimate(&self.geometry, &self.start)
+    }
+
+    fn expand_below(&self, moves: &[Move], depth: usize) -> Expansion {
         with_heuristic!(&self.built, h => self.expand_with(h, moves, depth))
     }
 
-    fn expand_with<H: Heuristic>(&self, h: &H, moves: &[Move], depth: usize) -> Expansion {
+    fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount {
+        with_heuristic!(&self.built, h => self.iterate_with(h, moves, bound, limits))
+    }
+}
+
+impl<C: Storage> CutOf<C> {
+    fn new(
+        board: &Board,
+        goal: Goal,
+        algorithm: Algorithm,
+        heuristic: &HeuristicKind,
+    ) -> Result<CutOf<C>, SolveError> {
+        let geometry = Geometry::<C>::build(board.rows(), board.cols(), goal);
+        let built = heuristic::build(heuristic, &geometry)?;
+        let start = geometry.compact_tiles(board);
+        Ok(CutOf {
+            automaton: crate::search::automaton(algorithm),
+            geometry,
+            built,
+            start,
+        })
+    }
+
+    fn expand_with<H: Heuristic<C>>(&self, h: &H, moves: &[Move], depth: usize) -> Expansion {
         let at = self.replay(h, moves);
         let mut walk = Walk {
             geometry: &self.geometry,
@@ -150,7 +204,7 @@ impl Subtrees {
     }
 
     /// The node `moves` from the start, reached the way IDA* reaches it.
-    fn replay<H: Heuristic>(&self, h: &H, moves: &[Move]) -> Reached<H::Memo> {
+    fn replay<H: Heuristic<C>>(&self, h: &H, moves: &[Move]) -> Reached<C, H::Memo> {
         let g = &self.geometry;
         let mut tiles = self.start;
         let (mut hv, mut memo) = h.init(&tiles);
@@ -163,14 +217,14 @@ impl Subtrees {
                 .expect("a frontier node's moves stay on the board");
             let k = g.neighbours[blank][..usize::from(g.neighbour_count[blank])]
                 .iter()
-                .position(|&n| usize::from(n) == next)
+                .position(|&n| n.into() == next)
                 .expect("adjacent cells");
             if let Some(a) = self.automaton {
                 state = a.step(state, g.neighbour_move[blank][k]);
             }
             let tile = tiles[next];
             tiles[blank] = tile;
-            tiles[next] = 0;
+            tiles[next] = C::Tile::default();
             (hv, memo) = h.update(&tiles, tile, next, blank, hv, memo);
             path_max = path_max.max(depth as u32 + 1 + hv);
             blanks.push(blank);
@@ -188,13 +242,7 @@ impl Subtrees {
         }
     }
 
-    /// One IDA* iteration with `bound` below the node `moves` from the start (a frontier node
-    /// of [`Subtrees::expand`]), under `limits`.
-    pub fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount {
-        with_heuristic!(&self.built, h => self.iterate_with(h, moves, bound, limits))
-    }
-
-    fn iterate_with<H: Heuristic>(
+    fn iterate_with<H: Heuristic<C>>(
         &self,
         h: &H,
         moves: &[Move],
@@ -222,8 +270,7 @@ impl Subtrees {
             at.memo,
         );
         let solution = (found && ida.stopped.is_none()).then(|| {
-            at.blanks
-                .extend(ida.path.iter().rev().map(|&b| usize::from(b)));
+            at.blanks.extend(ida.path.iter().rev().map(|&b| b.into()));
             moves_between_blanks(g, &at.blanks)
         });
         SubtreeCount {
@@ -236,9 +283,9 @@ impl Subtrees {
     }
 }
 
-/// A node reached by [`Subtrees::replay`].
-struct Reached<M> {
-    tiles: Tiles,
+/// A node reached by `CutOf::replay`.
+struct Reached<C: Capacity, M> {
+    tiles: C::Tiles,
     blank: usize,
     /// The blank's cell before the last move (`usize::MAX` at the root).
     parent: usize,
@@ -252,18 +299,18 @@ struct Reached<M> {
 }
 
 /// The walk of [`Subtrees::expand_below`].
-struct Walk<'a, H: Heuristic> {
-    geometry: &'a Geometry,
+struct Walk<'a, C: Capacity, H: Heuristic<C>> {
+    geometry: &'a Geometry<C>,
     heuristic: &'a H,
     automaton: Option<&'static MoveAutomaton>,
-    tiles: Tiles,
+    tiles: C::Tiles,
     /// The blank's cells from the root to the current node's parent.
     blanks: Vec<usize>,
     depth: usize,
     out: Expansion,
 }
 
-impl<H: Heuristic> Walk<'_, H> {
+impl<C: Capacity, H: Heuristic<C>> Walk<'_, C, H> {
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
@@ -293,7 +340,7 @@ impl<H: Heuristic> Walk<'_, H> {
         });
         self.blanks.push(blank);
         for k in 0..usize::from(geometry.neighbour_count[blank]) {
-            let next = usize::from(geometry.neighbours[blank][k]);
+            let next: usize = geometry.neighbours[blank][k].into();
             if next == parent {
                 continue;
             }
@@ -307,14 +354,14 @@ impl<H: Heuristic> Walk<'_, H> {
             self.out.top[index].children += 1;
             let tile = self.tiles[next];
             self.tiles[blank] = tile;
-            self.tiles[next] = 0;
+            self.tiles[next] = C::Tile::default();
             let (h2, memo2) = self
                 .heuristic
                 .update(&self.tiles, tile, next, blank, h, memo);
             let f2 = g as u32 + 1 + h2;
             self.walk(next, blank, child_state, g + 1, h2, memo2, path_max.max(f2));
             self.tiles[next] = tile;
-            self.tiles[blank] = 0;
+            self.tiles[blank] = C::Tile::default();
         }
         self.blanks.pop();
     }
