@@ -182,6 +182,22 @@ fn slot_neighbours(rows: usize, cols: usize) -> Vec<[u32; 4]> {
         .collect()
 }
 
+/// Whether no two of `cells` (on a `rows` x `cols` board) touch, diagonally included. On a
+/// board of at least 2 x 2 the other cells are then one region: a removed cell whose eight
+/// neighbours are all free can be walked around through them (a ring, cut to a path at the
+/// border), so no path between free cells needs it.
+fn isolated(cells: &[u16], rows: usize, cols: usize) -> bool {
+    rows >= 2
+        && cols >= 2
+        && cells.iter().enumerate().all(|(i, &a)| {
+            let (ra, ca) = (usize::from(a) / cols, usize::from(a) % cols);
+            cells[i + 1..].iter().all(|&b| {
+                let (rb, cb) = (usize::from(b) / cols, usize::from(b) % cols);
+                ra.abs_diff(rb) > 1 || ca.abs_diff(cb) > 1
+            })
+        })
+}
+
 /// Builds the database of the pattern `tiles` (each `1..cells`, distinct, at most
 /// [`MAX_LARGE_GROUP`]) on a `rows` x `cols` board (any size): entry `i` is the fewest moves
 /// of pattern tiles that bring the placement of rank `i` to the goal, the blank moving freely
@@ -236,33 +252,39 @@ pub fn build(rows: usize, cols: usize, goal: Goal, tiles: &[u16]) -> Vec<u8> {
                     }
                 }
             }
-            // The blank's region and the slots it touches.
-            generation = generation.wrapping_add(1);
-            if generation == 0 {
-                stamp.fill(0);
-                generation = 1;
-            }
-            let mut slots = 0u32;
-            stamp[blank] = generation;
-            stack.clear();
-            stack.push(blank as u32);
-            while let Some(c) = stack.pop() {
-                for (d, &q) in nb[c as usize].iter().enumerate() {
-                    if q == NO {
-                        continue;
+            // The blank's region and the slots it touches: every free slot when no two
+            // pattern tiles touch (the free cells are then one region), else a flood fill.
+            let slots = if isolated(&cells[..k], rows, cols) {
+                free
+            } else {
+                generation = generation.wrapping_add(1);
+                if generation == 0 {
+                    stamp.fill(0);
+                    generation = 1;
+                }
+                let mut slots = 0u32;
+                stamp[blank] = generation;
+                stack.clear();
+                stack.push(blank as u32);
+                while let Some(c) = stack.pop() {
+                    for (d, &q) in nb[c as usize].iter().enumerate() {
+                        if q == NO {
+                            continue;
+                        }
+                        let o = owner[q as usize];
+                        if o != 0 {
+                            slots |= 1 << (4 * u32::from(o - 1) + (3 - d as u32));
+                        } else if stamp[q as usize] != generation {
+                            stamp[q as usize] = generation;
+                            stack.push(q);
+                        }
                     }
-                    let o = owner[q as usize];
-                    if o != 0 {
-                        slots |= 1 << (4 * u32::from(o - 1) + (3 - d as u32));
-                    } else if stamp[q as usize] != generation {
-                        stamp[q as usize] = generation;
-                        stack.push(q);
+                    if slots == free {
+                        break;
                     }
                 }
-                if slots == free {
-                    break;
-                }
-            }
+                slots
+            };
             if expanded[r] & slots == 0 {
                 expanded[r] |= slots;
                 queued[r] |= slots;
@@ -547,6 +569,8 @@ mod tests {
             (4, 4, Goal::BlankFirst, vec![5u16, 9, 6, 10]),
             (3, 5, Goal::BlankLast, vec![7u16, 1]),
             (2, 6, Goal::BlankFirst, vec![11u16, 3, 4]),
+            (8, 8, Goal::BlankLast, vec![1u16, 9, 10]),
+            (1, 12, Goal::BlankLast, vec![3u16, 7]),
         ] {
             let g = Geometry::new(rows, cols, goal);
             let small: Vec<u8> = tiles.iter().map(|&t| t as u8).collect();
