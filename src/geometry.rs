@@ -148,7 +148,10 @@ impl<T: TileInt, const N: usize> Capacity for Large<T, N> {
 
 /// Calls `$body` with the type alias `$c` set to the [`Large`] capacity for a board of
 /// `$cells` cells (65 to [`MAX_LARGE_CELLS`]): the one place where the bucket sizes are
-/// chosen. Buckets double, so a position takes at most twice its cells' bytes.
+/// chosen. Buckets of one-byte tiles double (128, 256 cells), so such a position takes at most
+/// twice its cells' bytes; those of two-byte tiles quadruple (1024, 4096), at most four times:
+/// every bucket is a copy of each search and heuristic in the binary, and boards past 256
+/// cells are rare enough not to pay for two more (about a tenth of the library's compile).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_large_capacity {
@@ -160,14 +163,8 @@ macro_rules! with_large_capacity {
         } else if cells <= 256 {
             type $c = $crate::geometry::Large<u8, 256>;
             $body
-        } else if cells <= 512 {
-            type $c = $crate::geometry::Large<u16, 512>;
-            $body
         } else if cells <= 1024 {
             type $c = $crate::geometry::Large<u16, 1024>;
-            $body
-        } else if cells <= 2048 {
-            type $c = $crate::geometry::Large<u16, 2048>;
             $body
         } else {
             assert!(cells <= $crate::geometry::MAX_LARGE_CELLS);

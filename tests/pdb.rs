@@ -89,11 +89,14 @@ fn check_partition_in(
     layout: PdbLayout,
 ) {
     let (states, dist) = exact(rows, cols, goal);
+    let next = neighbour_indices(rows, cols, goal);
     let g = Geometry::new(rows, cols, goal);
     let h = Pdb::with_layout(spec, &g, layout).unwrap();
-    for (s, &d) in states.iter().zip(dist) {
+    // Every position's fresh evaluation, once: a neighbour's is looked up by its index.
+    let fresh_of: Vec<_> = states.iter().map(|s| h.init(&compact(s))).collect();
+    for (i, (s, &d)) in states.iter().zip(dist).enumerate() {
         let tiles = compact(s);
-        let (value, memo) = h.init(&tiles);
+        let (value, memo) = fresh_of[i];
         let (plain, mirrored) = h.values(&tiles);
         let d = u32::from(d);
         for (i, &v) in plain.iter().chain(&mirrored).enumerate() {
@@ -111,7 +114,7 @@ fn check_partition_in(
             let tile = t2[q];
             t2[b] = tile;
             t2[q] = 0;
-            let fresh = h.init(&t2).0;
+            let fresh = fresh_of[next[i][k] as usize].0;
             let (inc, _) = h.update(&t2, tile, q, b, value, memo);
             assert_eq!(inc, fresh, "{spec}: incremental update differs on {s:?}");
             // With a pruning limit: exact up to the limit, else some admissible value over it.
@@ -131,6 +134,41 @@ fn check_partition_in(
             }
         }
     }
+}
+
+/// For each position of [`exact`]'s list, the list index of the position each blank move
+/// leads to, in the library's neighbour order; computed once per (size, goal).
+fn neighbour_indices(rows: usize, cols: usize, goal: Goal) -> &'static [[u32; 4]] {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<HashMap<(usize, usize, Goal), &'static [[u32; 4]]>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let (states, _) = exact(rows, cols, goal);
+    let cache = CACHE.get_or_init(Default::default);
+    let mut map = cache.lock().unwrap();
+    map.entry((rows, cols, goal)).or_insert_with(|| {
+        let g = Geometry::new(rows, cols, goal);
+        let index: HashMap<&[u8], u32> = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (&s[..], i as u32))
+            .collect();
+        let next = states.iter().map(|s| {
+            let b = s.iter().position(|&t| t == 0).unwrap();
+            let mut out = [u32::MAX; 4];
+            for (k, o) in out
+                .iter_mut()
+                .enumerate()
+                .take(g.neighbour_count[b] as usize)
+            {
+                let mut t = s.clone();
+                t.swap(b, g.neighbours[b][k] as usize);
+                *o = index[&t[..]];
+            }
+            out
+        });
+        Box::leak(next.collect::<Vec<_>>().into_boxed_slice())
+    })
 }
 
 fn groups_spec(groups: Vec<Vec<u8>>) -> PdbSpec {

@@ -286,17 +286,24 @@ fn run_ordered<C: Capacity, P: Positions<C>, H: Heuristic<C>>(
     priority: Priority,
     positions: P,
 ) -> RawOutcome {
-    let big = rebuilds_memo::<C, _>(h);
     let (g, s, l) = (geometry, start, limits);
-    match (priority == Priority::Astar, big) {
-        (true, false) => {
-            run_with::<C, P, _, BucketQueue, Stored<_>>(g, s, h, l, priority, positions)
+    // A constant per heuristic type, tested in an inline `const` so that only the memo store
+    // the heuristic uses is compiled (a condition computed at run time would instantiate
+    // `run_with` for both).
+    if const { rebuilds_memo::<C, H>() } {
+        match priority {
+            Priority::Astar => {
+                run_with::<C, P, _, BucketQueue, Rebuilt>(g, s, h, l, priority, positions)
+            }
+            _ => run_with::<C, P, _, HeapQueue, Rebuilt>(g, s, h, l, priority, positions),
         }
-        (true, true) => run_with::<C, P, _, BucketQueue, Rebuilt>(g, s, h, l, priority, positions),
-        (false, false) => {
-            run_with::<C, P, _, HeapQueue, Stored<_>>(g, s, h, l, priority, positions)
+    } else {
+        match priority {
+            Priority::Astar => {
+                run_with::<C, P, _, BucketQueue, Stored<_>>(g, s, h, l, priority, positions)
+            }
+            _ => run_with::<C, P, _, HeapQueue, Stored<_>>(g, s, h, l, priority, positions),
         }
-        (false, true) => run_with::<C, P, _, HeapQueue, Rebuilt>(g, s, h, l, priority, positions),
     }
 }
 
@@ -501,7 +508,7 @@ const CLOSED: u16 = 0x8000;
 
 /// Whether `H`'s memo is rebuilt at expansion instead of stored (see [`MemoStore`]); only
 /// for heuristics that read the position, which expansion then unpacks anyway.
-fn rebuilds_memo<C: Capacity, H: Heuristic<C>>(_: &H) -> bool {
+const fn rebuilds_memo<C: Capacity, H: Heuristic<C>>() -> bool {
     size_of::<H::Memo>() > MAX_STORED_MEMO && H::READS_TILES
 }
 
