@@ -255,6 +255,8 @@ pub trait Heuristics: Capacity {
     type Manhattan: Heuristic<Self, Memo = ()> + Clone + fmt::Debug + Send + Sync;
     /// Linear conflict.
     type LinearConflict: Heuristic<Self, Memo = ()> + Clone + fmt::Debug + Send + Sync;
+    /// Whether walking distance exists for this capacity (else its type is [`Unavailable`]).
+    const WALKING_DISTANCE: bool;
     /// Walking distance ([`Unavailable`] beyond 64 cells).
     type WalkingDistance: Heuristic<Self, Memo: Send + Sync> + Clone + fmt::Debug + Send + Sync;
     /// Additive pattern databases.
@@ -270,6 +272,7 @@ pub trait Heuristics: Capacity {
 }
 
 impl Heuristics for Small {
+    const WALKING_DISTANCE: bool = true;
     type Manhattan = Manhattan;
     type LinearConflict = LinearConflict;
     type WalkingDistance = WalkingDistance;
@@ -289,6 +292,7 @@ impl Heuristics for Small {
 }
 
 impl<T: TileInt, const N: usize> Heuristics for Large<T, N> {
+    const WALKING_DISTANCE: bool = false;
     type Manhattan = GridManhattan<Self>;
     type LinearConflict = LinearConflict<Self, GridManhattan<Self>>;
     type WalkingDistance = Unavailable;
@@ -353,17 +357,17 @@ pub enum Built<C: Heuristics = Small> {
 impl<C: Heuristics> Built<C> {
     /// The estimate of a compact position.
     pub fn estimate(&self, _geometry: &Geometry<C>, tiles: &C::Tiles) -> u32 {
-        crate::with_heuristic!(self, h => Heuristic::<C>::init(h, tiles).0)
+        crate::with_heuristic!(C, self, h => Heuristic::<C>::init(h, tiles).0)
     }
 }
 
-/// Calls `$body` with `$h` bound to the concrete heuristic inside a [`Built`] of any
-/// capacity: the one place where a job's heuristic is dispatched, so that `$body` is
+/// Calls `$body` with `$h` bound to the concrete heuristic inside a [`Built`] of capacity
+/// `$c`: the one place where a job's heuristic is dispatched, so that `$body` is
 /// monomorphised per heuristic.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_heuristic {
-    ($built:expr, $h:ident => $body:expr) => {
+    ($c:ty, $built:expr, $h:ident => $body:expr) => {
         match $built {
             $crate::heuristic::Built::Zero => {
                 let $h = &$crate::heuristic::Zero;
@@ -381,17 +385,30 @@ macro_rules! with_heuristic {
                 let $h = x;
                 $body
             }
+            // Two variants exist only for some capacities: tested in an inline `const`, the
+            // body is not compiled for the others (it would be dead code in every search).
             $crate::heuristic::Built::WalkingDistance(x) => {
-                let $h = x;
-                $body
+                if const { <$c as $crate::heuristic::Heuristics>::WALKING_DISTANCE } {
+                    let $h = x;
+                    $body
+                } else {
+                    unreachable!("walking distance is never built for this capacity")
+                }
             }
             $crate::heuristic::Built::Pdb(x) => {
                 let $h = x;
                 $body
             }
             $crate::heuristic::Built::Custom(x) => {
-                let $h = x;
-                $body
+                if const {
+                    <$c as $crate::geometry::Capacity>::MAX_CELLS
+                        <= $crate::heuristic::MAX_CUSTOM_CELLS
+                } {
+                    let $h = x;
+                    $body
+                } else {
+                    unreachable!("a function heuristic is refused past its cell limit")
+                }
             }
         }
     };

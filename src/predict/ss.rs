@@ -47,7 +47,7 @@ pub fn stratified_sampling(
     probes: usize,
     seed: u64,
 ) -> Vec<SsEstimate> {
-    with_heuristic!(built, h => run(geometry, h, start, pruning, max_bound, probes, seed))
+    with_heuristic!(crate::geometry::Small, built, h => run(geometry, h, start, pruning, max_bound, probes, seed))
 }
 
 struct Node<M> {

@@ -247,7 +247,7 @@ pub(crate) fn run<C: Storage>(
     limits: &Limits,
     priority: Priority,
 ) -> RawOutcome {
-    with_heuristic!(built, h => C::stored(geometry.cells, Job { geometry, start, h, limits, priority }))
+    with_heuristic!(C, built, h => C::stored(geometry.cells, Job { geometry, start, h, limits, priority }))
 }
 
 /// One best-first search, waiting for its storage (see [`Storage`]).

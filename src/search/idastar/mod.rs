@@ -286,7 +286,7 @@ pub(crate) fn run<C: Storage>(
     {
         return run_manhattan_4x4(g, t, h, limits);
     }
-    with_heuristic!(built, h => match weight {
+    with_heuristic!(C, built, h => match weight {
         None => run_with::<C, _, false>(geometry, start, h, limits, 100, automaton),
         Some(w) => run_with::<C, _, true>(geometry, start, h, limits, w, automaton),
     })

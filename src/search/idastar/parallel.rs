@@ -75,7 +75,7 @@ pub(crate) fn run<C: Storage>(
     limits: &Limits,
     automaton: Option<&MoveAutomaton>,
 ) -> RawOutcome {
-    with_heuristic!(built, h => run_with(geometry, start, h, limits, automaton))
+    with_heuristic!(C, built, h => run_with(geometry, start, h, limits, automaton))
 }
 
 /// The sequential walk of one iteration down to the split depth.

@@ -154,11 +154,11 @@ impl<C: Storage> Cut for CutOf<C> {
     }
 
     fn expand_below(&self, moves: &[Move], depth: usize) -> Expansion {
-        with_heuristic!(&self.built, h => self.expand_with(h, moves, depth))
+        with_heuristic!(C, &self.built, h => self.expand_with(h, moves, depth))
     }
 
     fn iterate(&self, moves: &[Move], bound: u32, limits: &Limits) -> SubtreeCount {
-        with_heuristic!(&self.built, h => self.iterate_with(h, moves, bound, limits))
+        with_heuristic!(C, &self.built, h => self.iterate_with(h, moves, bound, limits))
     }
 }
 
