@@ -125,7 +125,7 @@ fn heuristics_are_admissible_consistent_and_ordered_on_whole_spaces() {
                     for (b, &before) in built.iter().zip(&values) {
                         let now = b.estimate(&geometry, &after);
                         assert!(now.abs_diff(before) <= 1, "inconsistent on {state:?}");
-                        let updated = with_heuristic!(b, h => {
+                        let updated = with_heuristic!(Small, b, h => {
                             let (h0, m0) = Heuristic::<Small>::init(h, &tiles);
                             Heuristic::<Small>::update(h, &after, tile, next, blank, h0, m0).0
                         });
