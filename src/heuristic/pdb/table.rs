@@ -18,7 +18,9 @@
 //! Per placement the build keeps 2 bits per cell: 0 = not reached, 1 = done, 2 or 3 = in the
 //! current or the next level (the roles alternate). A whole region is marked at once. The
 //! levels are processed in parallel over index ranges with atomic updates; two threads can only
-//! race to mark the same region of the same placement with the same value, which is harmless.
+//! race to mark the same region of the same placement with the same value, which is harmless
+//! (on more than 32 cells, where an entry's codes take two words, the entry's value is then set
+//! by whichever finds it unreached: neither can tell whether it marked first).
 
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 
@@ -488,7 +490,16 @@ impl<C: Codes> Level<'_, C> {
                 let occ2 = occ ^ (1u64 << p) ^ (1u64 << q);
                 let region = masks.flood(1u64 << p, masks.all & !occ2);
                 let first = codes.mark(r, region, self.next);
-                if first && (C::EXACT_FIRST || table[r].load(Ordering::Relaxed) == UNREACHED) {
+                // With two words per entry, two threads marking one region can each find the
+                // other's bits in one of the words, and both answer "not first": the entry is
+                // then set whenever it is still unreached (levels are built one after the other,
+                // so the first level to reach it sets it).
+                let set = if C::EXACT_FIRST {
+                    first
+                } else {
+                    table[r].load(Ordering::Relaxed) == UNREACHED
+                };
+                if set {
                     table[r].store(self.next_value, Ordering::Relaxed);
                 }
                 added += 1;
